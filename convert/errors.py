@@ -1,0 +1,88 @@
+"""Exceptions raised by ``toolwire.convert``.
+
+Every exception also inherits the builtin a caller would naturally catch::
+
+    ToolwireError                                   base of every toolwire error
+    └── ConvertError                                base of this package's errors
+        ├── UnknownWire(ConvertError, ValueError)       wire name not in WIRES
+        ├── UnknownKind(ConvertError, ValueError)       media kind not "image"/"pdf"
+        ├── UnknownOption(ConvertError, TypeError)      option no wire knows
+        ├── InvalidOption(ConvertError, ValueError)     known option, unusable value
+        └── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
+                                                        content array
+
+Conversion itself never raises on *content*: once a ``ToolResult`` exists, any item
+a wire cannot carry (unknown type, broken base64, mismatched MIME, oversize) goes
+out as a metadata-only placeholder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "ConvertError",
+    "InvalidOption",
+    "InvalidToolResult",
+    "ToolwireError",
+    "UnknownKind",
+    "UnknownOption",
+    "UnknownWire",
+]
+
+
+class ToolwireError(Exception):
+    """Base class of every error raised by toolwire."""
+
+
+class ConvertError(ToolwireError):
+    """Base class of the errors raised by ``toolwire.convert``."""
+
+
+class UnknownWire(ConvertError, ValueError):
+    """A wire name that is not one of ``WIRES``."""
+
+    def __init__(self, wire: object, valid: Iterable[str]) -> None:
+        valid = sorted(valid)
+        hint = _closest(wire, valid)
+        super().__init__(
+            f"unknown wire {wire!r}{hint}; valid wires: {', '.join(valid)}"
+        )
+        self.wire = wire
+
+
+class UnknownKind(ConvertError, ValueError):
+    """A media kind other than ``"image"`` or ``"pdf"``."""
+
+    def __init__(self, kind: object) -> None:
+        super().__init__(f"unknown media kind {kind!r}; valid kinds: image, pdf")
+        self.kind = kind
+
+
+class UnknownOption(ConvertError, TypeError):
+    """An option name that no wire knows (most likely a misspelling)."""
+
+    def __init__(self, name: str, valid: Iterable[str]) -> None:
+        valid = sorted(valid)
+        hint = _closest(name, valid)
+        super().__init__(
+            f"unknown option {name!r}{hint}; options: {', '.join(valid)}"
+        )
+        self.option = name
+
+
+class InvalidOption(ConvertError, ValueError):
+    """A known option given a value it cannot take."""
+
+
+class InvalidToolResult(ConvertError, ValueError):
+    """Input that is not an MCP tool result (content not a list of typed objects, ...)."""
+
+
+def _closest(word: object, choices: list[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    import difflib  # only on the error path: keeps ``import toolwire.convert`` cheap
+
+    match = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {match[0]!r}?)" if match else ""
