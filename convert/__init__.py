@@ -1,0 +1,45 @@
+"""Convert MCP tool results into the tool-result blocks of six LLM wires.
+
+Build a :class:`ToolResult` (directly or with :meth:`ToolResult.from_mcp`), then
+call ``result.to(wire, **options)`` for one block, or
+:func:`format_tool_results` for the messages to append after the assistant
+turn. Images and PDFs go out natively only where the wire has a form for them
+and the options say the model reads them; everywhere else a metadata-only
+placeholder stands in (never the base64 payload).
+
+This package is pure: standard library only, no I/O.
+"""
+
+from __future__ import annotations
+
+from ._api import KINDS, WIRES, carries_native, format_tool_results, native_needs_vision
+from ._options import ALL_OPTIONS as OPTIONS
+from ._options import Options
+from ._result import ToolResult
+from .errors import (
+    ConvertError,
+    InvalidOption,
+    InvalidToolResult,
+    ToolwireError,
+    UnknownKind,
+    UnknownOption,
+    UnknownWire,
+)
+
+__all__ = [
+    "KINDS",
+    "OPTIONS",
+    "WIRES",
+    "ConvertError",
+    "InvalidOption",
+    "InvalidToolResult",
+    "Options",
+    "ToolResult",
+    "ToolwireError",
+    "UnknownKind",
+    "UnknownOption",
+    "UnknownWire",
+    "carries_native",
+    "format_tool_results",
+    "native_needs_vision",
+]

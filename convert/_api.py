@@ -1,0 +1,73 @@
+"""Wire facts and the message envelope, read from the wire table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ._options import resolve_options
+from ._result import ToolResult
+from .errors import InvalidToolResult, UnknownKind, UnknownWire
+from .wires import TABLE
+
+__all__ = ["KINDS", "WIRES", "carries_native", "format_tool_results", "native_needs_vision"]
+
+#: Every wire name, in a stable order.
+WIRES: tuple[str, ...] = tuple(TABLE)
+#: The media kinds a wire may carry natively.
+KINDS: tuple[str, ...] = ("image", "pdf")
+
+
+def carries_native(wire: str | None, kind: str) -> bool:
+    """Return True when ``wire`` has a native tool-result form for ``kind``.
+
+    False on every wire without one, including an unknown wire or None.
+
+    :raises UnknownKind: when ``kind`` is not ``"image"`` or ``"pdf"``.
+    """
+    if kind not in KINDS:
+        raise UnknownKind(kind)
+    spec = TABLE.get(wire) if isinstance(wire, str) else None
+    return spec is not None and kind in spec.native
+
+
+def native_needs_vision(wire: str | None, kind: str) -> bool:
+    """Return True when the native form of ``kind`` on ``wire`` reaches only vision models.
+
+    True for images on every wire that carries them, and for PDFs on responses
+    and gemini (read through the model's vision); False for a PDF on anthropic
+    (a text-only model reads the extracted text) and on wires without a form.
+
+    :raises UnknownKind: when ``kind`` is not ``"image"`` or ``"pdf"``.
+    """
+    if kind not in KINDS:
+        raise UnknownKind(kind)
+    spec = TABLE.get(wire) if isinstance(wire, str) else None
+    return spec is not None and spec.native.get(kind, False)
+
+
+def format_tool_results(
+    wire: str, results: Iterable[ToolResult], /, **options: object
+) -> list[Any]:
+    """Return the messages (or input items) that carry ``results`` on ``wire``.
+
+    anthropic and gemini put every result in one user message; openai, ollama
+    and hermes send one tool message per result; responses one input item each.
+
+    :raises UnknownWire: for a wire not in ``WIRES``.
+    :raises UnknownOption: for an option name no wire knows.
+    :raises InvalidOption: for an option value it cannot take.
+    :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
+    """
+    spec = TABLE.get(wire) if isinstance(wire, str) else None
+    if spec is None:
+        raise UnknownWire(wire, TABLE)
+    resolved = resolve_options(spec, options) if options else spec.defaults
+    blocks = []
+    for result in results:
+        if not isinstance(result, ToolResult):
+            raise InvalidToolResult(
+                f"results must be ToolResult objects, not {type(result).__name__}"
+            )
+        blocks.append(spec.block(result, resolved))
+    return spec.envelope(blocks)

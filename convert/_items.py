@@ -1,0 +1,245 @@
+"""Parse MCP content items once into the internal items every wire serializes.
+
+A ``ToolResult`` is parsed when it is built; the wires then only read these
+items. Each item knows its string form (the text it contributes to the string
+wires) already, so no wire recomputes a placeholder.
+
+Item kinds:
+
+- ``TEXT``: an MCP ``text`` item.
+- ``DOCUMENT``: text a tool returned as a resource (embedded text resource, or a
+  ``text/*`` blob decoded as UTF-8).
+- ``IMAGE``: a base64 image whose leading bytes are JPEG, PNG, GIF or WebP (an MCP
+  ``image`` item, a resource whose blob is an image, or an Anthropic-native
+  base64 image block). A declared image MIME that the bytes contradict is
+  corrected to what the bytes are; bytes that are no known image make it ``OTHER``.
+- ``PDF``: a base64 blob declared ``application/pdf`` whose bytes start ``%PDF-``.
+- ``NATIVE``: an Anthropic-native block kept as a block (``document``,
+  ``search_result``, an image given by URL).
+- ``OTHER``: everything else -- audio, other blobs, resource links, unknown item
+  types, broken payloads. Only its placeholder goes anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import _base64
+
+__all__ = ["DOCUMENT", "IMAGE", "NATIVE", "OTHER", "PDF", "TEXT", "Item", "parse_item"]
+
+TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER = range(6)
+
+_IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_OCTET_STREAM = "application/octet-stream"
+
+
+class Item:
+    """One parsed content item (internal; see the module docstring for kinds)."""
+
+    __slots__ = ("block", "cache_control", "data", "kind", "mime", "size", "text", "uri")
+
+    def __init__(
+        self,
+        kind: int,
+        text: str,
+        *,
+        data: str | None = None,
+        mime: str = "",
+        uri: str = "",
+        size: int = 0,
+        cache_control: dict[str, Any] | None = None,
+        block: dict[str, Any] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.text = text  # the string form of this item
+        self.data = data  # clean base64 (IMAGE, PDF)
+        self.mime = mime
+        self.uri = uri
+        self.size = size  # decoded bytes (IMAGE, PDF)
+        self.cache_control = cache_control
+        self.block = block  # Anthropic block to pass through (NATIVE)
+
+
+def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:
+    """Return the metadata-only text that stands in for an item: ``[kind] mime <uri> (N bytes)``."""
+    parts = [f"[{kind}]"]
+    if mime:
+        parts.append(mime)
+    if uri:
+        parts.append(f"<{uri}>")
+    if size is not None:
+        parts.append(f"({size} bytes)")
+    return " ".join(parts)
+
+
+def parse_item(raw: Mapping[str, Any]) -> Item:
+    """Return the internal item for one MCP (or Anthropic-native) content item."""
+    kind = raw["type"]
+    if kind == "text":
+        text = raw.get("text")
+        if not isinstance(text, str):
+            return Item(OTHER, placeholder("text"))
+        return Item(TEXT, text, cache_control=_cache_control(raw.get("cache_control")))
+    if kind in ("image", "audio"):
+        if "source" in raw and kind == "image":
+            return _native_image(raw["source"], raw.get("cache_control"))
+        return _blob(kind, raw.get("data"), _string(raw.get("mimeType", raw.get("mime_type"))), "")
+    if kind == "resource":
+        return _resource(raw.get("resource"))
+    if kind == "resource_link":
+        name = _string(raw.get("name")) or _string(raw.get("title"))
+        uri = _string(raw.get("uri"))
+        return Item(OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>")
+    if kind == "document":
+        return _native_document(raw)
+    if kind == "search_result":
+        return _search_result(raw)
+    return Item(OTHER, placeholder(kind))
+
+
+def _string(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _cache_control(value: object) -> dict[str, Any] | None:
+    if isinstance(value, Mapping) and value.get("type") == "ephemeral":
+        control: dict[str, Any] = {"type": "ephemeral"}
+        if value.get("ttl") in ("5m", "1h"):
+            control["ttl"] = value["ttl"]
+        return control
+    return None
+
+
+def _resource(resource: object) -> Item:
+    if not isinstance(resource, Mapping):
+        return Item(OTHER, placeholder("resource"))
+    uri = _string(resource.get("uri"))
+    mime = _string(resource.get("mimeType", resource.get("mime_type")))
+    text = resource.get("text")
+    if isinstance(text, str):
+        return Item(DOCUMENT, text, mime=mime, uri=uri)
+    return _blob("resource", resource.get("blob"), mime, uri)
+
+
+def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
+    """Classify a base64 payload by its declared MIME type and its leading bytes."""
+    data = _base64.clean(raw_data)
+    shown = mime or _OCTET_STREAM
+    if data is None:
+        return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
+    size = _base64.decoded_size(data)
+    if mime.startswith("text/"):
+        import binascii
+
+        text = binascii.a2b_base64(data).decode("utf-8", errors="replace")
+        return Item(DOCUMENT, text, mime=mime, uri=uri)
+    sniffed = _base64.sniff(data)
+    if kind == "image" or mime.startswith("image/"):
+        if sniffed in _IMAGE_MIMES:
+            # The bytes decide: providers check them, and a wrong label is a 400.
+            text = placeholder(kind, sniffed, uri, size)
+            return Item(IMAGE, text, data=data, mime=sniffed, uri=uri, size=size)
+    elif mime == "application/pdf" and sniffed == "application/pdf":
+        text = placeholder(kind, mime, uri, size)
+        return Item(PDF, text, data=data, mime=mime, uri=uri, size=size)
+    return Item(OTHER, placeholder(kind, shown, uri, size), mime=shown, uri=uri, size=size)
+
+
+def _native_image(source: object, cache_control: object) -> Item:
+    if isinstance(source, Mapping):
+        if source.get("type") == "base64":
+            item = _blob("image", source.get("data"), _string(source.get("media_type")), "")
+            item.cache_control = _cache_control(cache_control)
+            return item
+        url = source.get("url")
+        if source.get("type") == "url" and isinstance(url, str) and url:
+            block: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": url}}
+            _add_cache_control(block, cache_control)
+            return Item(NATIVE, placeholder("image", "", url), uri=url, block=block)
+    return Item(OTHER, placeholder("image"))
+
+
+def _native_document(raw: Mapping[str, Any]) -> Item:
+    """Keep a well-formed Anthropic document block; its string form is its text."""
+    source = raw.get("source")
+    if not isinstance(source, Mapping):
+        return Item(OTHER, placeholder("document"))
+    stype = source.get("type")
+    out_source: dict[str, Any]
+    if stype == "text" and isinstance(source.get("data"), str):
+        text = source["data"]
+        out_source = {"type": "text", "media_type": "text/plain", "data": text}
+    elif stype == "content" and isinstance(source.get("content"), (str, list, tuple)):
+        inner = source["content"]
+        if isinstance(inner, str):
+            inner = [{"type": "text", "text": inner}]
+        parts = [_inner_part(part) for part in inner]
+        text = "\n".join(p.text for p in parts)
+        # Inner images become their placeholder: the wire's image gating cannot reach them.
+        blocks = [{"type": "text", "text": p.text} for p in parts if p.text.strip()]
+        if not blocks:
+            return Item(TEXT, text)
+        out_source = {"type": "content", "content": blocks}
+    elif stype == "base64" and source.get("media_type") == "application/pdf":
+        item = _blob("document", source.get("data"), "application/pdf", "")
+        if item.kind != PDF:
+            return item
+        item.text = placeholder("document", "application/pdf")
+        item.cache_control = _cache_control(raw.get("cache_control"))
+        return item
+    elif stype == "url" and isinstance(source.get("url"), str):
+        text = placeholder("document", "", source["url"])
+        out_source = {"type": "url", "url": source["url"]}
+    else:
+        return Item(OTHER, placeholder("document"))
+    block: dict[str, Any] = {"type": "document", "source": out_source}
+    for key in ("title", "context"):
+        if isinstance(raw.get(key), str) and raw[key]:
+            block[key] = raw[key]
+    citations = raw.get("citations")
+    if isinstance(citations, Mapping) and isinstance(citations.get("enabled"), bool):
+        block["citations"] = {"enabled": citations["enabled"]}
+    _add_cache_control(block, raw.get("cache_control"))
+    return Item(NATIVE, text, block=block)
+
+
+def _inner_part(part: object) -> Item:
+    if isinstance(part, Mapping) and isinstance(part.get("type"), str):
+        return parse_item(part)
+    return Item(OTHER, placeholder("unknown"))
+
+
+def _search_result(raw: Mapping[str, Any]) -> Item:
+    title = _string(raw.get("title"))
+    source = _string(raw.get("source"))
+    content = raw.get("content")
+    texts: list[str] = []
+    if isinstance(content, (list, tuple)):
+        for part in content:
+            if isinstance(part, Mapping) and part.get("type") == "text":
+                text = part.get("text")
+                if isinstance(text, str) and text.strip():
+                    texts.append(text)
+    string_form = "\n".join([f"[search_result] {title} <{source}>", *texts])
+    if not (title and source and texts):
+        # Anthropic requires a title, a source and non-empty text content.
+        return Item(OTHER, string_form)
+    block: dict[str, Any] = {
+        "type": "search_result",
+        "source": source,
+        "title": title,
+        "content": [{"type": "text", "text": t} for t in texts],
+    }
+    citations = raw.get("citations")
+    if isinstance(citations, Mapping) and isinstance(citations.get("enabled"), bool):
+        block["citations"] = {"enabled": citations["enabled"]}
+    _add_cache_control(block, raw.get("cache_control"))
+    return Item(NATIVE, string_form, block=block)
+
+
+def _add_cache_control(block: dict[str, Any], value: object) -> None:
+    control = _cache_control(value)
+    if control is not None:
+        block["cache_control"] = control

@@ -1,0 +1,70 @@
+"""Converter options and the per-wire table every wire module fills in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .errors import InvalidOption, UnknownOption
+
+if TYPE_CHECKING:
+    from ._result import ToolResult
+
+__all__ = ["ALL_OPTIONS", "Options", "Wire", "resolve_options"]
+
+ALL_OPTIONS = frozenset({"image_input", "native_pdf", "source_blocks", "response_tag"})
+_FLAGS = frozenset({"image_input", "native_pdf", "source_blocks"})
+_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+
+
+class Options(NamedTuple):
+    """The options one call of ``ToolResult.to`` runs with (defaults filled in)."""
+
+    image_input: bool = False
+    native_pdf: bool = False
+    source_blocks: bool = True
+    response_tag: str = "tool_response"
+
+
+class Wire(NamedTuple):
+    """What a wire module declares: its facts, its options and its serializers."""
+
+    name: str
+    #: media kind -> whether its native form reaches only an ``image_input`` model;
+    #: a kind missing here has no native form on the wire.
+    native: Mapping[str, bool]
+    #: option names this wire reads; other known options are ignored
+    options: frozenset[str]
+    defaults: Options
+    block: Callable[[ToolResult, Options], Any]
+    envelope: Callable[[list[Any]], list[dict[str, Any]]]
+
+
+def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
+    """Return ``wire.defaults`` updated with the options this wire reads.
+
+    :raises UnknownOption: for a name no wire knows (a misspelling).
+    :raises InvalidOption: for a value the option cannot take.
+    """
+    changes: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in ALL_OPTIONS:
+            raise UnknownOption(name, ALL_OPTIONS)
+        if name not in wire.options:
+            continue  # known to another wire: ignored here
+        changes[name] = _check(name, value)
+    return wire.defaults._replace(**changes) if changes else wire.defaults
+
+
+def _check(name: str, value: object) -> object:
+    if name in _FLAGS:
+        # 0/1 are accepted as well as booleans (configuration files often say 1).
+        if isinstance(value, bool) or value in (0, 1):
+            return bool(value)
+        raise InvalidOption(f"option {name!r} must be true or false, not {value!r}")
+    if isinstance(value, str) and _TAG.fullmatch(value):
+        return value
+    raise InvalidOption(
+        f"option {name!r} must be an XML tag name such as 'tool_response', not {value!r}"
+    )

@@ -1,0 +1,190 @@
+"""The canonical, immutable ``ToolResult``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from . import _items
+from ._options import resolve_options
+from ._values import canonical_json, freeze
+from .errors import InvalidToolResult, UnknownWire
+from .wires import TABLE as _TABLE
+
+__all__ = ["ToolResult"]
+
+class ToolResult:
+    """The result of one tool call, as MCP shapes it, ready for any wire.
+
+    ``content`` is the MCP content array (a list of objects, each with a string
+    ``type``); it is validated and parsed once, here, so conversion never fails on
+    content: an item a wire cannot carry becomes a metadata-only placeholder.
+
+    :raises InvalidToolResult: when ``content`` is not a list of objects with a
+        string ``type``, or ``structured_content`` is not JSON.
+    """
+
+    __slots__ = (
+        "_content",
+        "_items",
+        "_string",
+        "_structured",
+        "id",
+        "is_error",
+        "name",
+    )
+
+    name: str
+    id: str
+    is_error: bool
+
+    def __init__(
+        self,
+        name: str = "",
+        id: str = "",  # noqa: A002 - the provider's own word for it
+        content: Iterable[Mapping[str, Any]] = (),
+        is_error: bool = False,
+        structured_content: object = None,
+    ) -> None:
+        if not isinstance(name, str) or not isinstance(id, str):
+            raise InvalidToolResult("name and id must be strings")
+        if isinstance(content, (str, bytes, Mapping)) or not isinstance(content, Iterable):
+            raise InvalidToolResult(
+                f"content must be a list of content items, not {type(content).__name__}"
+            )
+        frozen = tuple(_freeze_item(item, index) for index, item in enumerate(content))
+        items = tuple(_items.parse_item(item) for item in frozen)
+        structured_json = None
+        if structured_content is not None:
+            try:
+                structured_json = canonical_json(structured_content)
+            except (TypeError, ValueError) as exc:
+                raise InvalidToolResult(f"structured_content is not JSON: {exc}") from None
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "id", id)
+        set_(self, "is_error", bool(is_error))
+        set_(self, "_content", frozen)
+        set_(self, "_items", items)
+        set_(self, "_structured", (freeze(structured_content), structured_json))
+        if items:
+            string = "\n".join(item.text for item in items)
+        else:
+            string = structured_json or ""
+        set_(self, "_string", string)
+
+    @classmethod
+    def from_mcp(cls, obj: object, *, id: str = "", name: str = "") -> ToolResult:  # noqa: A002
+        """Build a result from an MCP ``CallToolResult``.
+
+        ``obj`` is the camelCase JSON form (a mapping, optionally still wrapped in a
+        JSON-RPC response's ``result``) or an ``mcp.types.CallToolResult`` object of
+        any major version of the ``mcp`` package (attributes are read duck-typed).
+
+        :raises InvalidToolResult: when ``obj`` is not a tool result.
+        """
+        data = _as_mapping(obj)
+        if data is None:
+            raise InvalidToolResult(
+                f"expected an MCP CallToolResult (mapping or object), not {type(obj).__name__}"
+            )
+        if "content" not in data and isinstance(data.get("result"), Mapping):
+            data = data["result"]  # a whole JSON-RPC response
+        if "content" not in data and "structuredContent" not in data:
+            raise InvalidToolResult("an MCP CallToolResult has 'content'; none found")
+        content = data.get("content")
+        if content is None:
+            content = ()
+        elif isinstance(content, (list, tuple)):
+            content = [_as_mapping(item) or item for item in content]
+        return cls(
+            name=name,
+            id=id,
+            content=content,
+            is_error=data.get("isError", data.get("is_error")) is True,
+            structured_content=data.get("structuredContent", data.get("structured_content")),
+        )
+
+    @property
+    def content(self) -> tuple[Mapping[str, Any], ...]:
+        """The MCP content array, read-only."""
+        return self._content
+
+    @property
+    def structured_content(self) -> Any:
+        """The MCP ``structuredContent`` (read-only), or None."""
+        return self._structured[0]
+
+    def to(self, wire: str, /, **options: object) -> Any:
+        """Return this result as one block of ``wire`` (see ``WIRES``).
+
+        Options a wire does not read are ignored; names no wire knows are an error.
+
+        :raises UnknownWire: for a wire not in ``WIRES``.
+        :raises UnknownOption: for an option name no wire knows.
+        :raises InvalidOption: for an option value it cannot take.
+        """
+        spec = _TABLE.get(wire) if isinstance(wire, str) else None
+        if spec is None:
+            raise UnknownWire(wire, _TABLE)
+        return spec.block(self, resolve_options(spec, options) if options else spec.defaults)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ToolResult is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ToolResult is immutable; cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToolResult):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and self.id == other.id
+            and self.is_error == other.is_error
+            and self._content == other._content
+            and self._structured[1] == other._structured[1]
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # content holds mappings
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolResult(name={self.name!r}, id={self.id!r}, "
+            f"content=<{len(self._content)} items>, is_error={self.is_error!r}, "
+            f"structured_content={'<set>' if self._structured[1] else None})"
+        )
+
+
+def _as_mapping(obj: object) -> Mapping[str, Any] | None:
+    """Return the camelCase mapping of an MCP object or mapping, else None."""
+    if isinstance(obj, Mapping):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):  # pydantic models: every mcp version dumps camelCase by alias
+        try:
+            dumped = dump(by_alias=True, mode="json", exclude_none=True)
+        except Exception:  # noqa: BLE001 - an object that only looks like a model
+            dumped = None
+        if isinstance(dumped, Mapping):
+            return dumped
+    if hasattr(obj, "__dict__") and not isinstance(obj, type):
+        return {_camel(key): value for key, value in vars(obj).items()}
+    return None
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
+    mapping = item if isinstance(item, Mapping) else _as_mapping(item)
+    if mapping is None:
+        raise InvalidToolResult(
+            f"content[{index}] must be an object, not {type(item).__name__}"
+        )
+    kind = mapping.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise InvalidToolResult(f"content[{index}] has no string 'type'")
+    return freeze(mapping)  # type: ignore[no-any-return]

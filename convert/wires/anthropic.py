@@ -1,0 +1,107 @@
+"""The ``anthropic`` wire: a Messages API ``tool_result`` block.
+
+- Block: ``{"type": "tool_result", "tool_use_id": id, "content": BLOCKS or STRING}``,
+  plus ``"is_error": true`` only when the tool failed.
+- ``text`` keeps only its text (and ``cache_control``); empty or whitespace-only
+  text is dropped (the API rejects it).
+- Images (JPEG, PNG, GIF, WebP) become base64 ``image`` blocks only with
+  ``image_input=True`` and at most 5 MiB of base64; otherwise the placeholder.
+- A PDF becomes a base64 ``document`` block unless ``native_pdf=False`` or
+  ``source_blocks=False``; otherwise the placeholder. At most 32 MiB of base64.
+- Text resources and ``text/*`` blobs become ``document`` blocks with a text
+  source, always labelled ``text/plain`` (the only text type the API takes).
+- Anthropic-native ``document`` and ``search_result`` blocks pass through; an
+  image given by URL passes through only with ``image_input=True``.
+- ``source_blocks=False`` (endpoints that reject source blocks inside a
+  tool_result): no ``document`` or ``search_result``; text documents become text
+  blocks, PDFs placeholders.
+- Everything else becomes a text block holding its placeholder.
+- When no block is left, ``content`` is the string form (``""`` or the
+  structured content as JSON); a failed tool with no output says so in text,
+  since the API rejects an empty error result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._items import DOCUMENT, IMAGE, NATIVE, PDF, TEXT
+from .._options import Options, Wire
+from .._values import thaw
+
+if TYPE_CHECKING:
+    from .._result import ToolResult
+
+#: Anthropic's documented limit for one image: 5 MB of base64.
+MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+#: Anthropic's request limit is 32 MB; a larger PDF could never be sent.
+MAX_PDF_BASE64 = 32 * 1024 * 1024
+EMPTY_ERROR_TEXT = "The tool failed without returning any output."
+
+
+def block(result: ToolResult, options: Options) -> dict[str, Any]:
+    """Return the ``tool_result`` block for ``result``."""
+    blocks = [b for item in result._items if (b := _block(item, options)) is not None]
+    content: list[dict[str, Any]] | str = blocks
+    if not blocks:
+        content = result._string if result._string.strip() else ""
+        if result.is_error and not content:
+            content = EMPTY_ERROR_TEXT
+    out = {"type": "tool_result", "tool_use_id": result.id, "content": content}
+    if result.is_error:
+        out["is_error"] = True
+    return out
+
+
+def _block(item: Any, options: Options) -> dict[str, Any] | None:
+    kind = item.kind
+    if kind == TEXT:
+        if not item.text.strip():
+            return None
+        if item.cache_control is None:
+            return {"type": "text", "text": item.text}
+        return {"type": "text", "text": item.text, "cache_control": dict(item.cache_control)}
+    if kind == IMAGE:
+        if options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
+            source = {"type": "base64", "media_type": item.mime, "data": item.data}
+            return _with_cache_control({"type": "image", "source": source}, item)
+    elif kind == PDF:
+        if options.native_pdf and options.source_blocks and len(item.data) <= MAX_PDF_BASE64:
+            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+            return _with_cache_control({"type": "document", "source": source}, item)
+    elif kind == DOCUMENT:
+        if not item.text.strip():
+            return None
+        if options.source_blocks:
+            source = {"type": "text", "media_type": "text/plain", "data": item.text}
+            return {"type": "document", "source": source}
+    elif kind == NATIVE:
+        if item.block["type"] == "image":
+            if options.image_input:
+                return thaw(item.block)  # type: ignore[no-any-return]
+        elif options.source_blocks:
+            return thaw(item.block)  # type: ignore[no-any-return]
+    if not item.text.strip():
+        return None
+    return {"type": "text", "text": item.text}
+
+
+def _with_cache_control(out: dict[str, Any], item: Any) -> dict[str, Any]:
+    if item.cache_control is not None:
+        out["cache_control"] = dict(item.cache_control)
+    return out
+
+
+def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+    """Return the one user message that carries every ``tool_result`` block."""
+    return [{"role": "user", "content": blocks}]
+
+
+WIRE = Wire(
+    name="anthropic",
+    native={"image": True, "pdf": False},
+    options=frozenset({"image_input", "native_pdf", "source_blocks"}),
+    defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
+    block=block,
+    envelope=envelope,
+)

@@ -1,0 +1,36 @@
+"""The ``openai`` wire: a Chat Completions ``role: tool`` message.
+
+- Block: ``{"role": "tool", "tool_call_id": id, "content": STRING}``.
+- The content is the string form: no native media form exists in a tool
+  message, so images and PDFs are placeholders whatever the options say.
+- ``is_error`` has no field on this wire and is not sent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._options import Options, Wire
+
+if TYPE_CHECKING:
+    from .._result import ToolResult
+
+
+def block(result: ToolResult, options: Options) -> dict[str, Any]:
+    """Return the tool message for ``result``."""
+    return {"role": "tool", "tool_call_id": result.id, "content": result._string}
+
+
+def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+    """Return the tool messages, one per result."""
+    return blocks
+
+
+WIRE = Wire(
+    name="openai",
+    native={},
+    options=frozenset(),
+    defaults=Options(),
+    block=block,
+    envelope=envelope,
+)

@@ -1,0 +1,100 @@
+"""The ``responses`` wire: an OpenAI Responses ``function_call_output`` item.
+
+- Block: ``{"type": "function_call_output", "call_id": id, "output": ...}``, no role
+  (the same envelope serves Perplexity's Agent API).
+- ``output`` is the string form, unless an item goes out natively; then it is a
+  list of parts in content order:
+  - an image (JPEG, PNG, GIF, WebP), with ``image_input=True``: ``input_image``
+    with a ``data:`` URL;
+  - a PDF, with ``native_pdf=True``: ``input_file`` with ``file_data`` (a
+    ``data:application/pdf;base64,`` URL) and a sanitized ``filename``;
+  - every other item: ``input_text`` with its string form (empty ones dropped).
+- A payload over 50 MiB of base64 (the API's request limit) stays a placeholder.
+- ``is_error`` has no field on this wire and is not sent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+from .._base64 import data_url
+from .._items import IMAGE, PDF
+from .._options import Options, Wire
+
+if TYPE_CHECKING:
+    from .._result import ToolResult
+
+MAX_BASE64 = 50 * 1024 * 1024
+MAX_FILENAME = 128
+DEFAULT_FILENAME = "document.pdf"
+
+
+def block(result: ToolResult, options: Options) -> dict[str, Any]:
+    """Return the ``function_call_output`` item for ``result``."""
+    output: str | list[dict[str, Any]] = result._string
+    if options.image_input or options.native_pdf:
+        parts = _parts(result, options)
+        if parts is not None:
+            output = parts
+    return {"type": "function_call_output", "call_id": result.id, "output": output}
+
+
+def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | None:
+    """Return the part list, or None when no item goes out natively."""
+    parts: list[dict[str, Any]] = []
+    native = False
+    for item in result._items:
+        if item.kind == IMAGE and options.image_input and len(item.data) <= MAX_BASE64:
+            parts.append({"type": "input_image", "image_url": data_url(item.mime, item.data)})
+            native = True
+        elif item.kind == PDF and options.native_pdf and len(item.data) <= MAX_BASE64:
+            parts.append(
+                {
+                    "type": "input_file",
+                    "file_data": data_url("application/pdf", item.data),
+                    "filename": pdf_filename(item.uri),
+                }
+            )
+            native = True
+        elif item.text.strip():
+            parts.append({"type": "input_text", "text": item.text})
+    return parts if native else None
+
+
+def pdf_filename(uri: str) -> str:
+    """Return the ``input_file`` filename for a PDF resource URI.
+
+    The percent-decoded last segment of the URI's hierarchical path, ``.pdf``
+    appended when missing; ``document.pdf`` for an opaque URI (``urn:``,
+    ``data:``) or an empty path. Path separators and control characters are
+    removed and the length is bounded.
+    """
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return DEFAULT_FILENAME
+    if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
+        return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
+    name = unquote(parts.path.rsplit("/", 1)[-1])
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\")
+    name = name.strip().lstrip(".").strip()
+    if not name:
+        return DEFAULT_FILENAME
+    stem = name[:-4] if name.lower().endswith(".pdf") else name
+    return stem[: MAX_FILENAME - 4].rstrip() + ".pdf" if stem.strip() else DEFAULT_FILENAME
+
+
+def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+    """Return the input items, one ``function_call_output`` per result."""
+    return blocks
+
+
+WIRE = Wire(
+    name="responses",
+    native={"image": True, "pdf": True},
+    options=frozenset({"image_input", "native_pdf"}),
+    defaults=Options(),
+    block=block,
+    envelope=envelope,
+)
