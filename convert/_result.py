@@ -11,6 +11,9 @@ from ._values import canonical_json, freeze
 from .errors import InvalidToolResult, UnknownWire
 from .wires import TABLE as _TABLE
 
+# wire -> (block function, default options): one lookup on the hot path.
+_BLOCKS = {name: (wire.block, wire.defaults) for name, wire in _TABLE.items()}
+
 __all__ = ["ToolResult"]
 
 class ToolResult:
@@ -28,6 +31,7 @@ class ToolResult:
         "_content",
         "_items",
         "_string",
+        "_texts",
         "_structured",
         "id",
         "is_error",
@@ -72,6 +76,9 @@ class ToolResult:
         else:
             string = structured_json or ""
         set_(self, "_string", string)
+        # Fast path for the common all-text result: the non-blank texts, else None.
+        plain = all(item.kind == _items.TEXT and item.cache_control is None for item in items)
+        set_(self, "_texts", tuple(i.text for i in items if i.text.strip()) if plain else None)
 
     @classmethod
     def from_mcp(cls, obj: object, *, id: str = "", name: str = "") -> ToolResult:  # noqa: A002
@@ -124,10 +131,13 @@ class ToolResult:
         :raises UnknownOption: for an option name no wire knows.
         :raises InvalidOption: for an option value it cannot take.
         """
-        spec = _TABLE.get(wire) if isinstance(wire, str) else None
-        if spec is None:
-            raise UnknownWire(wire, _TABLE)
-        return spec.block(self, resolve_options(spec, options) if options else spec.defaults)
+        try:
+            block, defaults = _BLOCKS[wire]
+        except (KeyError, TypeError):
+            raise UnknownWire(wire, _TABLE) from None
+        if options:
+            defaults = resolve_options(_TABLE[wire], options)
+        return block(self, defaults)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ToolResult is immutable; cannot set {name!r}")

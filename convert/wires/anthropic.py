@@ -41,7 +41,10 @@ EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``tool_result`` block for ``result``."""
-    blocks = [b for item in result._items if (b := _block(item, options)) is not None]
+    if result._texts is not None:  # all plain text: nothing depends on the options
+        blocks = [{"type": "text", "text": text} for text in result._texts]
+    else:
+        blocks = [b for item in result._items if (b := _block(item, options)) is not None]
     content: list[dict[str, Any]] | str = blocks
     if not blocks:
         content = result._string if result._string.strip() else ""
