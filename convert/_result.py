@@ -179,8 +179,22 @@ def _as_mapping(obj: object) -> Mapping[str, Any] | None:
         if isinstance(dumped, Mapping):
             return dumped
     if hasattr(obj, "__dict__") and not isinstance(obj, type):
-        return {_camel(key): value for key, value in vars(obj).items()}
+        return {_camel(key): _plain(value) for key, value in vars(obj).items()}
     return None
+
+
+def _plain(value: object) -> object:
+    """Return an attribute value with nested plain objects turned into mappings.
+
+    An embedded resource's ``resource`` (and any list of objects) is itself an
+    object on an attribute-only result; left as is, it would not be recognised.
+    """
+    if isinstance(value, (str, bytes, int, float, Mapping)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    mapping = _as_mapping(value)
+    return value if mapping is None else mapping
 
 
 def _camel(key: str) -> str:
