@@ -170,6 +170,8 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
     out_source: dict[str, Any]
     if stype == "text" and isinstance(source.get("data"), str):
         text = source["data"]
+        if not text.strip():
+            return Item(TEXT, text)  # an empty text document is rejected: drop it as text
         out_source = {"type": "text", "media_type": "text/plain", "data": text}
     elif stype == "content" and isinstance(source.get("content"), (str, list, tuple)):
         inner = source["content"]
