@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ._options import resolve_options
 from ._result import ToolResult
-from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import TABLE
+from .errors import InvalidToolResult, UnknownKind
+from .wires import TABLE, plan
 
 __all__ = ["KINDS", "WIRES", "carries_native", "format_tool_results", "native_needs_vision"]
 
@@ -47,27 +46,33 @@ def native_needs_vision(wire: str | None, kind: str) -> bool:
 
 
 def format_tool_results(
-    wire: str, results: Iterable[ToolResult], /, **options: object
+    wire: str,
+    results: Iterable[ToolResult],
+    /,
+    *,
+    image_input: bool | None = None,
+    native_pdf: bool | None = None,
+    source_blocks: bool | None = None,
+    response_tag: str | None = None,
+    **unknown: object,
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.
 
     anthropic and gemini put every result in one user message; openai, ollama
     and hermes send one tool message per result; responses one input item each.
+    Options are those of :meth:`ToolResult.to`.
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
     :raises InvalidOption: for an option value it cannot take.
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     """
-    spec = TABLE.get(wire) if isinstance(wire, str) else None
-    if spec is None:
-        raise UnknownWire(wire, TABLE)
-    resolved = resolve_options(spec, options) if options else spec.defaults
+    block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
     blocks = []
     for result in results:
         if not isinstance(result, ToolResult):
             raise InvalidToolResult(
                 f"results must be ToolResult objects, not {type(result).__name__}"
             )
-        blocks.append(spec.block(result, resolved))
-    return spec.envelope(blocks)
+        blocks.append(block(result, resolved))
+    return TABLE[wire].envelope(blocks)

@@ -6,13 +6,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _items
-from ._options import resolve_options
 from ._values import canonical_json, freeze
-from .errors import InvalidToolResult, UnknownWire
-from .wires import TABLE as _TABLE
-
-# wire -> (block function, default options): one lookup on the hot path.
-_BLOCKS = {name: (wire.block, wire.defaults) for name, wire in _TABLE.items()}
+from .errors import InvalidToolResult
+from .wires import _PLANS, plan
 
 __all__ = ["ToolResult"]
 
@@ -122,22 +118,41 @@ class ToolResult:
         """The MCP ``structuredContent`` (read-only), or None."""
         return self._structured[0]
 
-    def to(self, wire: str, /, **options: object) -> Any:
+    def to(
+        self,
+        wire: str,
+        /,
+        *,
+        image_input: bool | None = None,
+        native_pdf: bool | None = None,
+        source_blocks: bool | None = None,
+        response_tag: str | None = None,
+        **unknown: object,
+    ) -> Any:
         """Return this result as one block of ``wire`` (see ``WIRES``).
 
-        Options a wire does not read are ignored; names no wire knows are an error.
+        Options (keyword-only; None or omitted means the wire's default):
+        ``image_input`` -- the model reads images, send them natively where the wire
+        can (anthropic, responses, gemini); ``native_pdf`` -- send PDFs natively
+        (default True on anthropic, False elsewhere); ``source_blocks`` -- the
+        anthropic endpoint takes document/search_result blocks inside a
+        tool_result (default True); ``response_tag`` -- the hermes tag (default
+        ``tool_response``). Options a wire does not read are ignored; names no
+        wire knows are an error.
 
         :raises UnknownWire: for a wire not in ``WIRES``.
         :raises UnknownOption: for an option name no wire knows.
         :raises InvalidOption: for an option value it cannot take.
         """
-        try:
-            block, defaults = _BLOCKS[wire]
+        try:  # the hot path: one lookup, no further call
+            if unknown:
+                raise KeyError
+            block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
         except (KeyError, TypeError):
-            raise UnknownWire(wire, _TABLE) from None
-        if options:
-            defaults = resolve_options(_TABLE[wire], options)
-        return block(self, defaults)
+            block, resolved = plan(
+                wire, image_input, native_pdf, source_blocks, response_tag, unknown
+            )
+        return block(self, resolved)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ToolResult is immutable; cannot set {name!r}")

@@ -41,22 +41,48 @@ EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``tool_result`` block for ``result``."""
-    if result._texts is not None:  # all plain text: nothing depends on the options
-        blocks = [{"type": "text", "text": text} for text in result._texts]
-    else:
-        blocks = [b for item in result._items if (b := _block(item, options)) is not None]
+    texts = result._texts
+    if texts:  # all plain text: nothing depends on the options (a loop beats a comprehension)
+        blocks = []
+        for text in texts:
+            blocks.append({"type": "text", "text": text})
+        out = {"type": "tool_result", "tool_use_id": result.id, "content": blocks}
+        if result.is_error:
+            out["is_error"] = True
+        return out
+    blocks = []
+    for item in result._items:
+        kind = item.kind
+        if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
+            source = {"type": "base64", "media_type": item.mime, "data": item.data}
+        elif (
+            kind == PDF
+            and options.native_pdf
+            and options.source_blocks
+            and len(item.data) <= MAX_PDF_BASE64
+        ):
+            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+        else:
+            if (fallback := _block(item, options)) is not None:
+                blocks.append(fallback)
+            continue
+        native = {"type": "image" if kind == IMAGE else "document", "source": source}
+        if item.cache_control is not None:
+            native["cache_control"] = dict(item.cache_control)
+        blocks.append(native)
     content: list[dict[str, Any]] | str = blocks
     if not blocks:
         content = result._string if result._string.strip() else ""
         if result.is_error and not content:
             content = EMPTY_ERROR_TEXT
-    out = {"type": "tool_result", "tool_use_id": result.id, "content": content}
+    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id, "content": content}
     if result.is_error:
         out["is_error"] = True
     return out
 
 
 def _block(item: Any, options: Options) -> dict[str, Any] | None:
+    """Return the block of an item the loop above does not send natively."""
     kind = item.kind
     if kind == TEXT:
         if not item.text.strip():
@@ -64,15 +90,7 @@ def _block(item: Any, options: Options) -> dict[str, Any] | None:
         if item.cache_control is None:
             return {"type": "text", "text": item.text}
         return {"type": "text", "text": item.text, "cache_control": dict(item.cache_control)}
-    if kind == IMAGE:
-        if options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
-            source = {"type": "base64", "media_type": item.mime, "data": item.data}
-            return _with_cache_control({"type": "image", "source": source}, item)
-    elif kind == PDF:
-        if options.native_pdf and options.source_blocks and len(item.data) <= MAX_PDF_BASE64:
-            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
-            return _with_cache_control({"type": "document", "source": source}, item)
-    elif kind == DOCUMENT:
+    if kind == DOCUMENT:
         if not item.text.strip():
             return None
         if options.source_blocks:
@@ -87,12 +105,6 @@ def _block(item: Any, options: Options) -> dict[str, Any] | None:
     if not item.text.strip():
         return None
     return {"type": "text", "text": item.text}
-
-
-def _with_cache_control(out: dict[str, Any], item: Any) -> dict[str, Any]:
-    if item.cache_control is not None:
-        out["cache_control"] = dict(item.cache_control)
-    return out
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:

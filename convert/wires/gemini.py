@@ -43,7 +43,7 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
                 kept.append(item.text)
         if parts:
             string = "\n".join(kept)
-    structured = result.structured_content
+    structured = result._structured[0]
     if structured is None:
         response: dict[str, Any] = {"result": string}
     elif isinstance(structured, Mapping):
