@@ -1,0 +1,498 @@
+"""Check emitted blocks against the providers' own SDK types and documented API rules.
+
+The SDKs' request types are ``TypedDict``s (anthropic, openai) that nothing
+validates at run time, and pydantic models (google-genai, ollama). ``check_typed``
+walks a TypedDict's annotations strictly: unknown keys, missing required keys,
+wrong literal values and wrong primitive types are all rejected (pydantic's own
+TypedDict validation ignores unknown keys and checks iterables lazily).
+
+Every ``check_*`` function raises ``SchemaError`` (an AssertionError) on the
+first problem, with a JSON-path-like location.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import collections.abc
+import io
+import json
+import os
+import re
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+import typing_extensions
+from anthropic.types import MessageParam, ToolResultBlockParam
+from convert_samples import sniff
+from google.genai import types as gtypes
+from ollama import Message as OllamaMessage
+from openai.types.chat import ChatCompletionToolMessageParam
+from openai.types.responses.response_input_item_param import FunctionCallOutput
+
+WIRES = ("anthropic", "openai", "responses", "gemini", "ollama", "hermes")
+ANTHROPIC_MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+ANTHROPIC_IMAGE_MIMES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
+GEMINI_INLINE_MIMES = {"image/jpeg", "image/png", "image/webp", "application/pdf"}
+FILENAME_MAX = 128
+_DATA_URL = re.compile(r"data:([a-z]+/[a-z0-9.+-]+);base64,(.*)", re.DOTALL)
+
+
+class SchemaError(AssertionError):
+    """An emitted value that the provider's types or rules reject."""
+
+
+# --- strict TypedDict walker -------------------------------------------------------
+
+_NONE = type(None)
+_SEQUENCES = (
+    list,
+    collections.abc.Iterable,
+    collections.abc.Sequence,
+    typing.Iterable,  # type: ignore[misc]
+    typing.Sequence,  # type: ignore[misc]
+    typing.List,  # noqa: UP006
+)
+_MAPPINGS = (dict, collections.abc.Mapping, typing.Dict, typing.Mapping)  # noqa: UP006
+
+
+def _is_typeddict(tp: object) -> bool:
+    return typing.is_typeddict(tp) or typing_extensions.is_typeddict(tp)
+
+
+def _strip_qualifier(tp: Any) -> tuple[Any, str | None]:
+    """Return (inner type, "required"/"not_required"/None) of a TypedDict field type."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Required, typing_extensions.Required):
+        return typing.get_args(tp)[0], "required"
+    if origin in (typing.NotRequired, typing_extensions.NotRequired):
+        return typing.get_args(tp)[0], "not_required"
+    return tp, None
+
+
+def _fields(tp: Any) -> dict[str, tuple[Any, bool]]:
+    """Return key -> (type, required) for a TypedDict class."""
+    hints = typing.get_type_hints(tp, include_extras=True)
+    total = getattr(tp, "__total__", True)
+    fields = {}
+    for key, hint in hints.items():
+        inner, qualifier = _strip_qualifier(hint)
+        # Annotated[Required[X], ...] also occurs: look one level inside.
+        if typing.get_origin(inner) is typing.Annotated and qualifier is None:
+            inner, qualifier = _strip_qualifier(typing.get_args(inner)[0])
+        required = qualifier == "required" or (qualifier is None and total)
+        fields[key] = (inner, required)
+    return fields
+
+
+def check_typed(value: Any, tp: Any, path: str = "$") -> None:
+    """Raise SchemaError unless ``value`` is exactly an instance of annotation ``tp``."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        check_typed(value, typing.get_args(tp)[0], path)
+        return
+    if tp is Any or tp is object:
+        return
+    if tp is None or tp is _NONE:
+        if value is not None:
+            raise SchemaError(f"{path}: expected null, got {value!r}")
+        return
+    if origin is typing.Literal or origin is typing_extensions.Literal:
+        allowed = typing.get_args(tp)
+        if not any(value == a and type(value) is type(a) for a in allowed):
+            raise SchemaError(f"{path}: {value!r} is not one of {allowed!r}")
+        return
+    if origin is typing.Union or origin is types.UnionType:
+        errors = []
+        for option in typing.get_args(tp):
+            try:
+                check_typed(value, option, path)
+                return
+            except SchemaError as exc:
+                errors.append(str(exc))
+        raise SchemaError(f"{path}: matches no member of {tp!r}: " + " | ".join(errors))
+    if _is_typeddict(tp):
+        _check_typeddict(value, tp, path)
+        return
+    if origin in _SEQUENCES or tp in _SEQUENCES:
+        if not isinstance(value, list):  # JSON arrays only; a str is no list of blocks
+            raise SchemaError(f"{path}: expected a list, got {type(value).__name__}")
+        args = typing.get_args(tp)
+        for index, item in enumerate(value):
+            if args:
+                check_typed(item, args[0], f"{path}[{index}]")
+        return
+    if origin in _MAPPINGS or tp in _MAPPINGS:
+        if not isinstance(value, dict):
+            raise SchemaError(f"{path}: expected an object, got {type(value).__name__}")
+        args = typing.get_args(tp)
+        for key, item in value.items():
+            if args:
+                check_typed(key, args[0], f"{path}.<key>")
+                check_typed(item, args[1], f"{path}.{key}")
+        return
+    if origin is typing.IO or tp is typing.IO:
+        if not isinstance(value, io.IOBase):
+            raise SchemaError(f"{path}: expected a file object, got {type(value).__name__}")
+        return
+    if tp is bool:
+        if type(value) is not bool:
+            raise SchemaError(f"{path}: expected a boolean, got {value!r}")
+        return
+    if tp is int:
+        if type(value) is not int:
+            raise SchemaError(f"{path}: expected an integer, got {value!r}")
+        return
+    if tp is float:
+        if type(value) not in (int, float):
+            raise SchemaError(f"{path}: expected a number, got {value!r}")
+        return
+    if tp is str:
+        if not isinstance(value, str):
+            raise SchemaError(f"{path}: expected a string, got {type(value).__name__}")
+        return
+    if tp is os.PathLike or origin is os.PathLike:
+        if not isinstance(value, os.PathLike):
+            raise SchemaError(f"{path}: expected a path, got {type(value).__name__}")
+        return
+    raise TypeError(f"{path}: check_typed does not know annotation {tp!r}")
+
+
+def _check_typeddict(value: Any, tp: Any, path: str) -> None:
+    if not isinstance(value, dict):
+        raise SchemaError(f"{path}: expected an object ({tp.__name__}), got {value!r}")
+    fields = _fields(tp)
+    unknown = sorted(set(value) - set(fields))
+    if unknown:
+        raise SchemaError(f"{path}: unknown keys {unknown} for {tp.__name__}")
+    for key, (field_type, required) in fields.items():
+        if key not in value:
+            if required:
+                raise SchemaError(f"{path}: missing required key {key!r} of {tp.__name__}")
+            continue
+        check_typed(value[key], field_type, f"{path}.{key}")
+
+
+# --- payload rules ---------------------------------------------------------------
+
+
+def decode_base64(data: Any, path: str) -> bytes:
+    """Return the bytes of a strict, whitespace-free, padded base64 string."""
+    if not isinstance(data, str):
+        raise SchemaError(f"{path}: base64 payload is not a string")
+    if any(ch.isspace() for ch in data):
+        raise SchemaError(f"{path}: base64 payload contains whitespace")
+    if len(data) % 4:
+        raise SchemaError(f"{path}: base64 payload is not padded")
+    try:
+        return base64.b64decode(data, validate=True)
+    except binascii.Error as exc:
+        raise SchemaError(f"{path}: invalid base64 ({exc})") from None
+
+
+def check_media(data: str, mime: str, path: str) -> bytes:
+    """Raise unless ``data`` is valid base64 whose leading bytes are ``mime``."""
+    raw = decode_base64(data, path)
+    found = sniff(raw)
+    if found != mime:
+        raise SchemaError(f"{path}: declared {mime} but the bytes are {found}")
+    return raw
+
+
+def parse_data_url(url: Any, path: str) -> tuple[str, bytes]:
+    """Return (mime, bytes) of a ``data:MIME;base64,...`` URL, checked strictly."""
+    match = _DATA_URL.fullmatch(url) if isinstance(url, str) else None
+    if match is None:
+        raise SchemaError(f"{path}: not a base64 data URL: {str(url)[:60]!r}")
+    mime, data = match.groups()
+    return mime, check_media(data, mime, path)
+
+
+# --- per-wire checks -------------------------------------------------------------
+
+
+def _walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, f"{path}[{index}]")
+
+
+def check_anthropic(block: Any) -> None:
+    """Check one ``tool_result`` block (types and the rules the types cannot express)."""
+    check_typed(block, ToolResultBlockParam, "$")
+    if block["type"] != "tool_result":
+        raise SchemaError("$.type is not tool_result")
+    if "is_error" in block and block["is_error"] is not True:
+        raise SchemaError("$.is_error is sent only as true")
+    if block.get("is_error") and (block["content"] == "" or block["content"] == []):
+        raise SchemaError("$: is_error with empty content is rejected")
+    if isinstance(block["content"], list) and not block["content"]:
+        raise SchemaError("$.content: an empty block list is sent as a string")
+    if isinstance(block["content"], str) and block["content"] and not block["content"].strip():
+        raise SchemaError("$.content: whitespace-only content")
+    for path, node in _walk(block["content"], "$.content"):
+        if not isinstance(node, dict):
+            continue
+        if node.get("type") == "text" and not node["text"].strip():
+            raise SchemaError(f"{path}: empty or whitespace-only text block")
+        source = node.get("source")
+        if node.get("type") == "document" and isinstance(source, dict):
+            if source["type"] == "text":
+                if source.get("media_type") != "text/plain":
+                    raise SchemaError(f"{path}: text document not labelled text/plain")
+                if not source["data"].strip():
+                    raise SchemaError(f"{path}: empty text document")
+            elif source["type"] == "base64":
+                check_media(source["data"], "application/pdf", f"{path}.source.data")
+        if node.get("type") == "image" and isinstance(source, dict) and source["type"] == "base64":
+            if source["media_type"] not in ANTHROPIC_IMAGE_MIMES:
+                raise SchemaError(f"{path}: image type {source['media_type']}")
+            if len(source["data"]) > ANTHROPIC_MAX_IMAGE_BASE64:
+                raise SchemaError(f"{path}: image over 5 MiB of base64")
+            check_media(source["data"], source["media_type"], f"{path}.source.data")
+
+
+def check_openai(block: Any) -> None:
+    """Check one Chat Completions tool message."""
+    check_typed(block, ChatCompletionToolMessageParam, "$")
+    if not isinstance(block["content"], str):
+        raise SchemaError("$.content: the converter sends a string")
+
+
+def check_responses(block: Any) -> None:
+    """Check one Responses ``function_call_output`` input item."""
+    check_typed(block, FunctionCallOutput, "$")
+    if "role" in block:
+        raise SchemaError("$: an input item has no role")
+    output = block["output"]
+    if isinstance(output, str):
+        return
+    if not output:
+        raise SchemaError("$.output: an empty part list")
+    if not any(part["type"] in ("input_image", "input_file") for part in output):
+        raise SchemaError("$.output: a part list without native media is sent as a string")
+    for index, part in enumerate(output):
+        path = f"$.output[{index}]"
+        if part["type"] == "input_text":
+            if not part["text"].strip():
+                raise SchemaError(f"{path}: empty input_text")
+        elif part["type"] == "input_image":
+            mime, _ = parse_data_url(part.get("image_url"), f"{path}.image_url")
+            if mime not in ANTHROPIC_IMAGE_MIMES:
+                raise SchemaError(f"{path}: image type {mime}")
+        elif part["type"] == "input_file":
+            mime, _ = parse_data_url(part.get("file_data"), f"{path}.file_data")
+            if mime != "application/pdf":
+                raise SchemaError(f"{path}: file type {mime}")
+            check_filename(part.get("filename"), f"{path}.filename")
+
+
+def check_filename(name: Any, path: str = "$") -> None:
+    """Raise unless ``name`` is a safe ``input_file`` filename."""
+    if not isinstance(name, str) or not name.endswith(".pdf") or len(name) > FILENAME_MAX:
+        raise SchemaError(f"{path}: bad filename {name!r}")
+    if name.startswith(".") or name != name.strip() or len(name) == len(".pdf"):
+        raise SchemaError(f"{path}: bad filename {name!r}")
+    if any(ch in "/\\" or not ch.isprintable() for ch in name):
+        raise SchemaError(f"{path}: separator or control character in {name!r}")
+
+
+def validate_gemini_part(part: Any) -> gtypes.Part:
+    """Return the SDK's ``Part`` for a camelCase JSON part (extra keys are forbidden)."""
+    try:
+        return gtypes.Part.model_validate_json(json.dumps(part))
+    except Exception as exc:  # pydantic.ValidationError
+        raise SchemaError(f"$: google-genai rejects the part: {exc}") from None
+
+
+def check_gemini(block: Any) -> None:
+    """Check one ``functionResponse`` part."""
+    if not isinstance(block, dict) or set(block) != {"functionResponse"}:
+        raise SchemaError(f"$: expected exactly a functionResponse part, got {block!r}")
+    part = validate_gemini_part(block)
+    call = block["functionResponse"]
+    if not set(call) <= {"name", "id", "response", "parts"}:
+        raise SchemaError(f"$.functionResponse: unexpected keys {sorted(call)}")
+    if not isinstance(call.get("response"), dict):
+        raise SchemaError("$.functionResponse.response must be a JSON object")
+    if "id" in call and not call["id"]:
+        raise SchemaError("$.functionResponse.id: an empty id is omitted")
+    if "parts" in call and not call["parts"]:
+        raise SchemaError("$.functionResponse.parts: sent only with native media")
+    sdk_parts = part.function_response.parts or []  # type: ignore[union-attr]
+    for index, inner in enumerate(call.get("parts", [])):
+        path = f"$.functionResponse.parts[{index}].inlineData"
+        if set(inner) != {"inlineData"} or set(inner["inlineData"]) != {"mimeType", "data"}:
+            raise SchemaError(f"{path}: unexpected shape {sorted(inner)}")
+        mime = inner["inlineData"]["mimeType"]
+        if mime not in GEMINI_INLINE_MIMES:
+            raise SchemaError(f"{path}: MIME type {mime} has no native form")
+        raw = check_media(inner["inlineData"]["data"], mime, f"{path}.data")
+        if sdk_parts[index].inline_data.data != raw:  # type: ignore[union-attr]
+            raise SchemaError(f"{path}: the SDK decodes other bytes")
+
+
+def check_ollama(block: Any) -> None:
+    """Check one native ``/api/chat`` tool message."""
+    if not isinstance(block, dict):
+        raise SchemaError("$: not an object")
+    known = set(OllamaMessage.model_fields) | {"tool_call_id"}  # the server reads it
+    unknown = sorted(set(block) - known)
+    if unknown:
+        raise SchemaError(f"$: unknown keys {unknown}")
+    if block.get("role") != "tool" or not isinstance(block.get("content"), str):
+        raise SchemaError("$: a tool message with string content")
+    if not isinstance(block.get("tool_name"), str):
+        raise SchemaError("$.tool_name: a string")
+    if "tool_call_id" in block and (
+        not isinstance(block["tool_call_id"], str) or not block["tool_call_id"]
+    ):
+        raise SchemaError("$.tool_call_id: a non-empty string when present")
+    message = {k: v for k, v in block.items() if k != "tool_call_id"}
+    try:
+        OllamaMessage.model_validate(message)
+    except Exception as exc:  # pydantic.ValidationError
+        raise SchemaError(f"$: ollama rejects the message: {exc}") from None
+
+
+def split_hermes(block: Any, tag: str = "tool_response") -> dict[str, Any]:
+    """Return the JSON body of a hermes block, checking its framing and canonical form."""
+    if not isinstance(block, str):
+        raise SchemaError("$: a hermes block is a string")
+    head, tail = f"<{tag}>\n", f"\n</{tag}>"
+    if not (block.startswith(head) and block.endswith(tail)):
+        raise SchemaError(f"$: not framed by <{tag}>: {block[:40]!r}")
+    body = block[len(head) : -len(tail)]
+    if "</" in body or "\n" in body:
+        raise SchemaError("$: the body could break the framing")
+    value = json.loads(body)
+    if not isinstance(value, dict) or set(value) != {"content", "name"}:
+        raise SchemaError(f"$: body keys {sorted(value) if isinstance(value, dict) else value}")
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if body != canonical.replace("</", "<\\/"):
+        raise SchemaError("$: body is not canonical JSON")
+    return value  # type: ignore[no-any-return]
+
+
+def check_hermes(block: Any, tag: str = "tool_response") -> None:
+    """Check one hermes block (a tagged string)."""
+    value = split_hermes(block, tag)
+    if not isinstance(value["content"], str) or not isinstance(value["name"], str):
+        raise SchemaError("$: content and name are strings")
+
+
+BLOCK_CHECKS = {
+    "anthropic": check_anthropic,
+    "openai": check_openai,
+    "responses": check_responses,
+    "gemini": check_gemini,
+    "ollama": check_ollama,
+    "hermes": check_hermes,
+}
+
+
+def check_block(wire: str, block: Any, options: dict[str, Any] | None = None) -> None:
+    """Run the checks of ``wire`` on one block."""
+    if wire == "hermes":
+        check_hermes(block, (options or {}).get("response_tag") or "tool_response")
+    else:
+        BLOCK_CHECKS[wire](block)
+
+
+def check_envelope(
+    wire: str, messages: Any, count: int, options: dict[str, Any] | None = None
+) -> None:
+    """Check what ``format_tool_results`` returned for ``count`` results on ``wire``."""
+    if not isinstance(messages, list):
+        raise SchemaError("$: the envelope is a list")
+    if wire == "anthropic":
+        if len(messages) != 1:
+            raise SchemaError("$: one user message")
+        check_typed(messages[0], MessageParam, "$[0]")
+        if messages[0]["role"] != "user" or len(messages[0]["content"]) != count:
+            raise SchemaError("$[0]: a user message with one block per result")
+        for block in messages[0]["content"]:
+            check_anthropic(block)
+    elif wire == "gemini":
+        if len(messages) != 1:
+            raise SchemaError("$: one user content")
+        try:
+            content = gtypes.Content.model_validate_json(json.dumps(messages[0]))
+        except Exception as exc:  # pydantic.ValidationError
+            raise SchemaError(f"$[0]: google-genai rejects the content: {exc}") from None
+        if content.role != "user" or len(messages[0]["parts"]) != count:
+            raise SchemaError("$[0]: a user content with one part per result")
+        for part in messages[0]["parts"]:
+            check_gemini(part)
+    elif wire == "hermes":
+        if len(messages) != count:
+            raise SchemaError("$: one message per result")
+        for message in messages:
+            if set(message) != {"role", "content"} or message["role"] != "tool":
+                raise SchemaError(f"$: a hermes message is role tool + content: {message!r}")
+            OllamaMessage.model_validate(message)
+            check_block("hermes", message["content"], options)
+    else:
+        if len(messages) != count:
+            raise SchemaError("$: one message per result")
+        for message in messages:
+            check_block(wire, message, options)
+
+
+# --- string forms and payloads ---------------------------------------------------
+
+
+def string_forms(wire: str, block: Any) -> list[str]:
+    """Return every model-visible string a block carries (where no payload may appear)."""
+    if wire in ("openai", "ollama"):
+        return [block["content"], json.dumps(block, ensure_ascii=False)]
+    if wire == "hermes":
+        return [block]
+    if wire == "responses":
+        output = block["output"]
+        if isinstance(output, str):
+            return [output]
+        return [part["text"] for part in output if part["type"] == "input_text"]
+    if wire == "gemini":
+        return [json.dumps(block["functionResponse"]["response"], ensure_ascii=False)]
+    if wire == "anthropic":
+        content = block["content"]
+        if isinstance(content, str):
+            return [content]
+        found = []
+        for _, node in _walk(content):
+            if isinstance(node, dict) and node.get("type") == "text":
+                found.append(node["text"])
+            if isinstance(node, dict) and node.get("type") == "search_result":
+                found.append(node["title"])
+            if isinstance(node, dict) and node.get("type") == "document":
+                source = node["source"]
+                if source["type"] == "text":
+                    found.append(source["data"])
+                found.extend(node.get(key, "") for key in ("title", "context"))
+        return found
+    raise KeyError(wire)
+
+
+def payload_chunks(payload: str, size: int = 24) -> list[str]:
+    """Return the whitespace-free chunks of a base64 payload to look for in strings."""
+    clean = "".join(payload.split())
+    if len(clean) < size:
+        return []
+    return [clean[i : i + size] for i in range(0, len(clean) - size + 1, size)]
+
+
+def assert_no_payload(wire: str, block: Any, payloads: list[str]) -> None:
+    """Raise when any chunk of any payload shows up in a string form of ``block``."""
+    strings = string_forms(wire, block)
+    for payload in payloads:
+        for chunk in payload_chunks(payload):
+            for text in strings:
+                if chunk in text:
+                    raise SchemaError(f"{wire}: base64 payload leaked into {text[:80]!r}")
