@@ -1,0 +1,123 @@
+"""Exceptions raised by ``toolwire.registry``.
+
+Every exception also inherits the builtin a caller would naturally catch::
+
+    ToolwireError                                     base of every toolwire error
+    └── RegistryError                                 base of this package's errors
+        ├── UnknownEngine(RegistryError, LookupError)     no engine of that name
+        ├── UnknownModel(RegistryError, LookupError)      no model row of that id
+        ├── UnknownRule(RegistryError, LookupError)       no rule of that id/pattern
+        ├── InvalidInput(RegistryError, ValueError)       a value the registry refuses
+        │   ├── InvalidModelId                                empty, too long, spaces
+        │   ├── InvalidCapability                             not [a-z][a-z0-9_]{0,63}
+        │   ├── InvalidStatus                                 not an evidence status
+        │   ├── InvalidWire                                   not one of the six wires
+        │   ├── InvalidRule                                   bad match kind or regex
+        │   └── InvalidSeed                                   a seed file that is wrong
+        ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
+        └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
+            └── DatabaseLocked                                SQLite busy beyond timeout
+
+Messages are one line, fit for a CLI error. Foreign exceptions are wrapped where they
+cross into this package (``raise DatabaseError(...) from exc``), so ``__cause__`` keeps
+the original for debugging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from toolwire.convert.errors import ToolwireError
+
+__all__ = [
+    "DatabaseError",
+    "DatabaseLocked",
+    "DuplicateEntry",
+    "InvalidCapability",
+    "InvalidInput",
+    "InvalidModelId",
+    "InvalidRule",
+    "InvalidSeed",
+    "InvalidStatus",
+    "InvalidWire",
+    "RegistryError",
+    "UnknownEngine",
+    "UnknownModel",
+    "UnknownRule",
+]
+
+
+class RegistryError(ToolwireError):
+    """Base class of the errors raised by ``toolwire.registry``."""
+
+
+class UnknownEngine(RegistryError, LookupError):
+    """An engine name the registry does not know; the message names the closest ones."""
+
+    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+        import difflib  # only on the error path
+
+        self.name = name
+        self.suggestions = tuple(difflib.get_close_matches(name, sorted(known), n=3))
+        hint = ""
+        if self.suggestions:
+            hint = "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+        super().__init__(f"unknown engine {name!r}{hint}")
+
+
+class UnknownModel(RegistryError, LookupError):
+    """A model id with no row on that engine."""
+
+    def __init__(self, engine: str, model_id: str) -> None:
+        self.engine = engine
+        self.model_id = model_id
+        super().__init__(f"engine {engine!r} has no model {model_id!r}")
+
+
+class UnknownRule(RegistryError, LookupError):
+    """A rule id or pattern with no row on that engine."""
+
+    def __init__(self, engine: str, rule: int | str) -> None:
+        self.engine = engine
+        self.rule = rule
+        super().__init__(f"engine {engine!r} has no rule {rule!r}")
+
+
+class InvalidInput(RegistryError, ValueError):
+    """A value the registry refuses to store."""
+
+
+class InvalidModelId(InvalidInput):
+    """A model id that is empty, longer than 256 characters or contains whitespace."""
+
+
+class InvalidCapability(InvalidInput):
+    """A capability name outside ``[a-z][a-z0-9_]{0,63}``."""
+
+
+class InvalidStatus(InvalidInput):
+    """An evidence status other than live-verified, documented, inferred, unverified."""
+
+
+class InvalidWire(InvalidInput):
+    """A wire name that is not one of ``toolwire.convert.WIRES``."""
+
+
+class InvalidRule(InvalidInput):
+    """A rule with an unknown match kind or a regex that does not compile."""
+
+
+class InvalidSeed(InvalidInput):
+    """A seed file that is not valid TOML or does not follow the seed format."""
+
+
+class DuplicateEntry(RegistryError, ValueError):
+    """A row that already exists (engine name, model id, rule pattern)."""
+
+
+class DatabaseError(RegistryError, RuntimeError):
+    """A failure of the database or of a migration, wrapped at the boundary."""
+
+
+class DatabaseLocked(DatabaseError):
+    """SQLite stayed locked by another writer for longer than the busy timeout."""
