@@ -1,0 +1,285 @@
+"""Connect to the registry database, migrate it, and get it ready on first use.
+
+SQLite (the default) is set up for several processes at once: WAL journal, a busy
+timeout, foreign keys on every connection, and SQLAlchemy in charge of ``BEGIN`` (the
+pysqlite recipe of the SQLAlchemy docs) so that write transactions start with
+``BEGIN IMMEDIATE`` -- a writer takes the write lock before it reads, so two writers
+queue on the busy timeout instead of failing on a lock upgrade. Read transactions use a
+plain ``BEGIN`` and never wait for writers (WAL).
+
+Migrations live in the ``toolwire.migrations`` package and run programmatically, so
+they work from an installed wheel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sqlite3
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import event, exc
+from sqlalchemy.engine import Connection, Engine, make_url
+
+from ._paths import user_data_dir
+from .errors import DatabaseError, DatabaseLocked
+from .seed import seed_connection
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "DATABASE_URL_ENV",
+    "VERSION_TABLE",
+    "create_engine",
+    "current_revision",
+    "default_database_url",
+    "downgrade",
+    "ensure_ready",
+    "for_writing",
+    "head_revision",
+    "upgrade",
+    "wrap_errors",
+]
+
+DATABASE_URL_ENV = "TOOLWIRE_DATABASE_URL"
+DATABASE_FILE = "registry.sqlite3"
+VERSION_TABLE = "toolwire_alembic_version"
+BUSY_TIMEOUT_MS = 5000
+_WRITE_OPTION = "toolwire_write"
+# Arbitrary constant naming toolwire's setup lock among PostgreSQL advisory locks.
+_PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
+
+
+def default_database_url() -> str:
+    """Return ``$TOOLWIRE_DATABASE_URL``, else an SQLite file in the user's data directory.
+
+    The data directory is created when missing.
+    """
+    url = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if url:
+        return url
+    directory = user_data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / DATABASE_FILE}"
+
+
+def create_engine(url: str) -> Engine:
+    """Create an engine for ``url``; SQLite gets WAL, busy timeout, foreign keys, BEGIN IMMEDIATE.
+
+    :raises DatabaseError: when the URL is malformed or names an unavailable driver.
+    """
+    with wrap_errors("cannot open database"):
+        engine = sa.create_engine(url)
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+    return engine
+
+
+def for_writing(engine: Engine) -> Engine:
+    """Return a view of ``engine`` whose transactions are write transactions.
+
+    On SQLite they begin with ``BEGIN IMMEDIATE``; elsewhere the option has no effect.
+    """
+    return engine.execution_options(**{_WRITE_OPTION: True})
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take BEGIN away from the driver: SQLAlchemy emits it (see _on_begin).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        writing = connection.get_execution_options().get(_WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+@contextlib.contextmanager
+def wrap_errors(action: str) -> Iterator[None]:
+    """Turn SQLAlchemy, alembic and sqlite3 errors into ``DatabaseError`` (one line).
+
+    :raises DatabaseLocked: when SQLite stayed locked past the busy timeout.
+    :raises DatabaseError: for any other database or migration failure.
+    """
+    try:
+        yield
+    except (exc.SQLAlchemyError, CommandError, sqlite3.Error) as error:
+        detail = str(getattr(error, "orig", None) or error).strip().splitlines()
+        first = detail[0] if detail else type(error).__name__
+        if "database is locked" in first or "database is busy" in first:
+            raise DatabaseLocked(
+                f"{action}: database is locked by another writer "
+                f"(waited {BUSY_TIMEOUT_MS // 1000} s); try again"
+            ) from error
+        raise DatabaseError(f"{action}: {first}") from error
+
+
+def _alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    # A wheel installs the package as a plain directory, so the path is a real one.
+    location = str(resources.files("toolwire.migrations"))
+    config.set_main_option("script_location", location.replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@functools.cache
+def head_revision() -> str:
+    """Return the newest migration revision shipped with this toolwire.
+
+    :raises DatabaseError: when the migrations have several heads.
+    """
+    with wrap_errors("cannot read migrations"):
+        head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    if head is None:
+        raise DatabaseError("no migrations found in toolwire.migrations")
+    return head
+
+
+def _revision_of(connection: Connection) -> str | None:
+    context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
+    return context.get_current_revision()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """Return the database's migration revision, None for an empty database.
+
+    :raises DatabaseError: when the database cannot be read.
+    """
+    with wrap_errors("cannot read schema revision"), engine.connect() as connection:
+        return _revision_of(connection)
+
+
+@contextlib.contextmanager
+def _migration_connection(engine: Engine) -> Iterator[Connection]:
+    """Yield a connection in one write transaction that DDL and data changes share.
+
+    SQLite: foreign keys off around it (batch table rebuilds would cascade), checked
+    with ``foreign_key_check`` before commit. PostgreSQL: an advisory transaction lock
+    serialises concurrent setups.
+    """
+    sqlite = engine.dialect.name == "sqlite"
+    with for_writing(engine).connect() as connection:
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        if sqlite:
+            raw.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
+        try:
+            with connection.begin():
+                if engine.dialect.name == "postgresql":
+                    connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_PG_SETUP_LOCK)))
+                yield connection
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise DatabaseError("migration left rows violating foreign keys")
+        finally:
+            if sqlite:
+                raw.execute("PRAGMA foreign_keys = ON")
+
+
+@contextlib.contextmanager
+def _setup_lock(engine: Engine) -> Iterator[None]:
+    """Hold an exclusive file lock next to an SQLite database file, where fcntl exists.
+
+    Elsewhere the ``BEGIN IMMEDIATE`` (SQLite) or advisory lock (PostgreSQL) taken by
+    ``_migration_connection`` serialises setups on its own.
+    """
+    database = make_url(engine.url).database if engine.dialect.name == "sqlite" else None
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    with open(Path(database).with_name(Path(database).name + ".lock"), "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _check_known(revision: str | None) -> None:
+    if revision is None:
+        return
+    scripts = ScriptDirectory.from_config(_alembic_config())
+    try:
+        scripts.get_revision(revision)
+    except CommandError as error:
+        raise DatabaseError(
+            f"database schema revision {revision!r} is unknown to this toolwire "
+            f"(head {head_revision()!r}); is it newer than the installed package?"
+        ) from error
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database up to ``revision`` (default: head) in one transaction.
+
+    :raises DatabaseError: when a migration fails; nothing is applied then.
+    """
+    _check_known(current_revision(engine))
+    with (
+        wrap_errors("migration failed"),
+        _setup_lock(engine),
+        _migration_connection(engine) as connection,
+    ):
+        command.upgrade(_alembic_config(connection), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Migrate the database down to ``revision`` (``base`` empties it) in one transaction.
+
+    :raises DatabaseError: when a migration fails; nothing is applied then.
+    """
+    with (
+        wrap_errors("migration failed"),
+        _setup_lock(engine),
+        _migration_connection(engine) as connection,
+    ):
+        command.downgrade(_alembic_config(connection), revision)
+
+
+def ensure_ready(engine: Engine) -> bool:
+    """Migrate to head and seed when the database is not at head; return whether it did.
+
+    Safe when several processes do it at once: the first one migrates and seeds, the
+    others wait for it and then find the database at head. Migration and seeding are one
+    transaction, so a failure leaves the database as it was.
+
+    :raises DatabaseError: when the database cannot be migrated or seeded.
+    """
+
+    head = head_revision()
+    if current_revision(engine) == head:
+        return False
+    with (
+        wrap_errors("database setup failed"),
+        _setup_lock(engine),
+        _migration_connection(engine) as connection,
+    ):
+        current = _revision_of(connection)
+        if current == head:
+            return False  # another process finished the setup while we waited
+        _check_known(current)
+        command.upgrade(_alembic_config(connection), "head")
+        seed_connection(connection)
+    return True
