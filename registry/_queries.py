@@ -1,0 +1,217 @@
+"""Read queries shared by the store and the writer; rows become frozen records here."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import fields
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from sqlalchemy import Row, Select, select
+from sqlalchemy.engine import Connection
+
+from .errors import UnknownEngine
+from .models import (
+    ClaimEventRow,
+    ClaimRow,
+    EngineRow,
+    ModelRow,
+    RegistryStateRow,
+    RuleRow,
+    WireFormRow,
+)
+from .records import (
+    Claim,
+    ClaimEvent,
+    Engine,
+    EngineSnapshot,
+    Model,
+    Rule,
+    WireForm,
+)
+
+if TYPE_CHECKING:
+    AnyRow: TypeAlias = Row[*tuple[Any, ...]]
+    AnySelect: TypeAlias = Select[*tuple[Any, ...]]
+
+ENGINE_COLUMNS = (
+    EngineRow.name,
+    EngineRow.provider,
+    EngineRow.family,
+    EngineRow.default_wire,
+    EngineRow.base_url,
+    EngineRow.kind,
+    EngineRow.response_tag,
+    EngineRow.note,
+    EngineRow.created_at,
+    EngineRow.created_by,
+)
+CLAIM_COLUMNS = (
+    EngineRow.name.label("engine"),
+    ClaimRow.subject_key,
+    ModelRow.model_id.label("model"),
+    ClaimRow.rule_id.label("rule"),
+    ClaimRow.capability,
+    ClaimRow.value,
+    ClaimRow.status,
+    ClaimRow.evidence,
+    ClaimRow.source,
+    ClaimRow.verified_at,
+    ClaimRow.recorded_by,
+    ClaimRow.recorded_at,
+)
+MODEL_COLUMNS = (
+    EngineRow.name.label("engine"),
+    ModelRow.model_id,
+    ModelRow.wire,
+    ModelRow.note,
+    ModelRow.created_at,
+    ModelRow.created_by,
+)
+RULE_COLUMNS = (
+    RuleRow.id,
+    EngineRow.name.label("engine"),
+    RuleRow.position,
+    RuleRow.match,
+    RuleRow.pattern,
+    RuleRow.wire,
+    RuleRow.note,
+    RuleRow.created_at,
+    RuleRow.created_by,
+)
+
+
+def revision(connection: Connection) -> int:
+    """Return the registry revision counter."""
+    value = connection.scalar(select(RegistryStateRow.revision).where(RegistryStateRow.id == 1))
+    return int(value or 0)
+
+
+def engine_id(connection: Connection, name: str) -> int:
+    """Return the primary key of engine ``name``.
+
+    :raises UnknownEngine: when there is no such engine (with the closest names).
+    """
+    found = connection.scalar(select(EngineRow.id).where(EngineRow.name == name))
+    if found is None:
+        raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
+    return int(found)
+
+
+def to_engine(row: AnyRow) -> Engine:
+    """Build an Engine record from a row of ENGINE_COLUMNS."""
+    return Engine(**{column.key: row._mapping[column.key] for column in ENGINE_COLUMNS})
+
+
+def to_claim(row: AnyRow) -> Claim:
+    """Build a Claim record from a row of CLAIM_COLUMNS."""
+    return Claim(**row._mapping)
+
+
+def claim_select() -> AnySelect:
+    """Return a SELECT of CLAIM_COLUMNS over every claim."""
+    return (
+        select(*CLAIM_COLUMNS)
+        .select_from(ClaimRow)
+        .join(EngineRow, EngineRow.id == ClaimRow.engine_id)
+        .outerjoin(ModelRow, ModelRow.id == ClaimRow.model_row_id)
+    )
+
+
+def claims_by_subject(
+    rows: Iterable[AnyRow],
+) -> tuple[dict[str, Claim], dict[int, dict[str, Claim]], dict[str, dict[str, Claim]]]:
+    """Split claim rows into engine-level, per-rule and per-model maps keyed by capability."""
+    engine_claims: dict[str, Claim] = {}
+    rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
+    model_claims: dict[str, dict[str, Claim]] = defaultdict(dict)
+    for row in rows:
+        claim = to_claim(row)
+        if claim.rule is not None:
+            rule_claims[claim.rule][claim.capability] = claim
+        elif claim.model is not None:
+            model_claims[claim.model][claim.capability] = claim
+        else:
+            engine_claims[claim.capability] = claim
+    return engine_claims, rule_claims, model_claims
+
+
+def model_select() -> AnySelect:
+    """Return a SELECT of MODEL_COLUMNS over every model."""
+    return select(*MODEL_COLUMNS).join(EngineRow, EngineRow.id == ModelRow.engine_id)
+
+
+def to_models(rows: Iterable[AnyRow], claims: dict[str, dict[str, Claim]]) -> dict[str, Model]:
+    """Build Model records keyed by model id, attaching their claims."""
+    return {
+        row.model_id: Model(**row._mapping, claims=MappingProxyType(claims.get(row.model_id, {})))
+        for row in rows
+    }
+
+
+def rule_select() -> AnySelect:
+    """Return a SELECT of RULE_COLUMNS, in rule order."""
+    return (
+        select(*RULE_COLUMNS)
+        .join(EngineRow, EngineRow.id == RuleRow.engine_id)
+        .order_by(EngineRow.name, RuleRow.position, RuleRow.id)
+    )
+
+
+def to_rules(rows: Iterable[AnyRow], claims: dict[int, dict[str, Claim]]) -> tuple[Rule, ...]:
+    """Build Rule records in order, attaching their claims."""
+    return tuple(
+        Rule(**row._mapping, claims=MappingProxyType(claims.get(row.id, {}))) for row in rows
+    )
+
+
+def snapshot(connection: Connection, name: str) -> EngineSnapshot:
+    """Read everything about engine ``name`` in four queries, whatever its size.
+
+    :raises UnknownEngine: when there is no such engine.
+    """
+    state = select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).scalar_subquery()
+    head = connection.execute(
+        select(EngineRow.id, state.label("revision"), *ENGINE_COLUMNS).where(EngineRow.name == name)
+    ).first()
+    if head is None:
+        raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
+    engine_claims, rule_claims, model_claims = claims_by_subject(
+        connection.execute(claim_select().where(ClaimRow.engine_id == head.id))
+    )
+    rules = to_rules(
+        connection.execute(rule_select().where(RuleRow.engine_id == head.id)), rule_claims
+    )
+    models = to_models(
+        connection.execute(model_select().where(ModelRow.engine_id == head.id)), model_claims
+    )
+    return EngineSnapshot(
+        engine=to_engine(head),
+        revision=int(head.revision or 0),
+        claims=MappingProxyType(engine_claims),
+        rules=rules,
+        models=MappingProxyType(models),
+    )
+
+
+def to_event(row: AnyRow) -> ClaimEvent:
+    """Build a ClaimEvent record from a claim_event row."""
+    mapping = row._mapping
+    return ClaimEvent(**{key: mapping[key] for key in _EVENT_FIELDS})
+
+
+_EVENT_FIELDS: Sequence[str] = tuple(
+    column.key for column in ClaimEventRow.__table__.columns if column.key != "claim_id"
+)
+
+
+def to_wire_form(row: AnyRow) -> WireForm:
+    """Build a WireForm record from a wire_form row."""
+    mapping = row._mapping
+    return WireForm(**{field.name: mapping[field.name] for field in fields(WireForm)})
+
+
+def wire_form_select() -> AnySelect:
+    """Return a SELECT of every wire_form row, by wire then kind."""
+    return select(WireFormRow.__table__).order_by(WireFormRow.wire, WireFormRow.kind)

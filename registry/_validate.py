@@ -1,0 +1,165 @@
+"""Check values before they reach the database; each check raises a typed error."""
+
+from __future__ import annotations
+
+import re
+
+from toolwire.convert import WIRES, carries_native
+
+from .errors import (
+    InvalidCapability,
+    InvalidInput,
+    InvalidModelId,
+    InvalidRule,
+    InvalidStatus,
+    InvalidWire,
+)
+from .models import ENGINE_KINDS, EVIDENCE_STATUSES, MATCH_KINDS, MEDIA_KINDS
+
+CAPABILITY_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+ENGINE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+MODEL_ID_MAX = 256
+PATTERN_MAX = 512
+# Any whitespace or control/format character (C0, DEL, C1, and Unicode Cc/Cf/Zl/Zp).
+_BAD_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+
+
+def capability(name: object) -> str:
+    """Return a valid capability name.
+
+    :raises InvalidCapability: unless it matches ``[a-z][a-z0-9_]{0,63}``.
+    """
+    if not isinstance(name, str) or not CAPABILITY_RE.fullmatch(name):
+        raise InvalidCapability(
+            f"invalid capability {name!r}: use lowercase letters, digits and _ "
+            "(a letter first, at most 64)"
+        )
+    return name
+
+
+def status(value: object) -> str:
+    """Return a valid evidence status.
+
+    :raises InvalidStatus: unless it is one of ``EVIDENCE_STATUSES``.
+    """
+    if value not in EVIDENCE_STATUSES:
+        raise InvalidStatus(
+            f"invalid evidence status {value!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
+        )
+    assert isinstance(value, str)
+    return value
+
+
+def wire(name: object) -> str:
+    """Return a valid wire name.
+
+    :raises InvalidWire: unless it is one of ``toolwire.convert.WIRES``.
+    """
+    if name not in WIRES:
+        raise InvalidWire(f"invalid wire {name!r}; valid: {', '.join(WIRES)}")
+    assert isinstance(name, str)
+    return name
+
+
+def optional_wire(name: object) -> str | None:
+    """Return None or a valid wire name.
+
+    :raises InvalidWire: for a name that is not a wire.
+    """
+    return None if name is None else wire(name)
+
+
+def native_form(wire_name: object, kind: object) -> tuple[str, str]:
+    """Return (wire, kind) of a native tool-result form that exists.
+
+    :raises InvalidWire: for an unknown wire, or a wire without that native form.
+    :raises InvalidInput: for a media kind other than image or pdf.
+    """
+    name = wire(wire_name)
+    if kind not in MEDIA_KINDS:
+        raise InvalidInput(f"invalid media kind {kind!r}; valid: {', '.join(MEDIA_KINDS)}")
+    assert isinstance(kind, str)
+    if not carries_native(name, kind):
+        raise InvalidWire(f"wire {name!r} has no native {kind} form to record evidence for")
+    return name, kind
+
+
+def model_id(value: object) -> str:
+    """Return a valid model id.
+
+    :raises InvalidModelId: when empty, longer than 256, or containing whitespace or
+        control characters.
+    """
+    if not isinstance(value, str) or not value:
+        raise InvalidModelId(f"invalid model id {value!r}: must be a non-empty string")
+    if len(value) > MODEL_ID_MAX:
+        raise InvalidModelId(f"invalid model id: longer than {MODEL_ID_MAX} characters")
+    if _BAD_IN_ID.search(value):
+        raise InvalidModelId(
+            f"invalid model id {value!r}: whitespace and control characters are not allowed"
+        )
+    return value
+
+
+def engine_name(value: object) -> str:
+    """Return a valid engine name.
+
+    :raises InvalidInput: unless lowercase letters, digits, ``.``, ``_``, ``-`` (at most 64).
+    """
+    if not isinstance(value, str) or not ENGINE_NAME_RE.fullmatch(value):
+        raise InvalidInput(
+            f"invalid engine name {value!r}: use lowercase letters, digits, '.', '_', '-' "
+            "(at most 64)"
+        )
+    return value
+
+
+def engine_kind(value: object) -> str:
+    """Return a valid engine kind.
+
+    :raises InvalidInput: unless it is one of ``ENGINE_KINDS``.
+    """
+    if value not in ENGINE_KINDS:
+        raise InvalidInput(f"invalid engine kind {value!r}; valid: {', '.join(ENGINE_KINDS)}")
+    assert isinstance(value, str)
+    return value
+
+
+def rule_pattern(pattern: object, match: str) -> str:
+    """Return a usable rule pattern: a compiling regex, or a valid model id when exact.
+
+    :raises InvalidRule: for an unknown match kind, an empty or oversized pattern, or
+        a regex that does not compile.
+    :raises InvalidModelId: for an exact pattern that is not a valid model id.
+    """
+    if match not in MATCH_KINDS:
+        raise InvalidRule(f"invalid match kind {match!r}; valid: {', '.join(MATCH_KINDS)}")
+    if not isinstance(pattern, str) or not pattern or len(pattern) > PATTERN_MAX:
+        raise InvalidRule(f"invalid rule pattern {pattern!r}: 1 to {PATTERN_MAX} characters")
+    if match == "exact":
+        return model_id(pattern)
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise InvalidRule(f"invalid regex {pattern!r}: {error}") from None
+    return pattern
+
+
+def actor(value: object, what: str = "recorded_by") -> str:
+    """Return a non-empty, single-line actor name.
+
+    :raises InvalidInput: when empty, multi-line or longer than 128 characters.
+    """
+    if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
+        raise InvalidInput(f"invalid {what} {value!r}: a non-empty name, one line, at most 128")
+    return value
+
+
+def text(value: object, what: str) -> str:
+    """Return a string field.
+
+    :raises InvalidInput: when it is not a string.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"invalid {what} {value!r}: must be a string")
+    return value

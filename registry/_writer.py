@@ -1,0 +1,512 @@
+"""Write operations that run inside one write transaction.
+
+``Registry.batch()`` (and first-use setup) opens the transaction, calls ``begin()`` to
+serialise writers, runs any number of operations, then ``finish()`` bumps the
+registry revision once when anything changed. Every claim change appends one
+``claim_event`` row in the same transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from . import _queries as q
+from . import _validate as check
+from .errors import DuplicateEntry, InvalidInput, InvalidRule, UnknownRule
+from .models import (
+    ClaimEventRow,
+    ClaimRow,
+    EngineRow,
+    ModelRow,
+    RegistryStateRow,
+    RuleRow,
+    WireFormRow,
+    utcnow,
+)
+from .records import Claim, Engine, Model, Rule, WireForm
+
+__all__ = ["Writer"]
+
+_TAG_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Subject:
+    key: str
+    label: str
+    model_row_id: int | None = None
+    rule_id: int | None = None
+
+
+class Writer:
+    """Apply registry writes on a connection that is inside a write transaction."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self.changed = False
+
+    def begin(self) -> None:
+        """Take the registry's write lock (the registry_state row) for this transaction."""
+        self._connection.execute(
+            select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).with_for_update()
+        )
+
+    def finish(self) -> None:
+        """Bump the registry revision once if this transaction changed anything."""
+        if self.changed:
+            self._connection.execute(
+                update(RegistryStateRow)
+                .where(RegistryStateRow.id == 1)
+                .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
+            )
+
+    # -- engines, models, rules ---------------------------------------------------
+
+    def add_engine(
+        self,
+        name: str,
+        *,
+        provider: str,
+        family: str,
+        default_wire: str,
+        kind: str,
+        base_url: str | None = None,
+        response_tag: str | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Engine:
+        """Record a new engine.
+
+        :raises DuplicateEntry: when an engine of that name exists.
+        :raises InvalidWire: for an unknown default wire.
+        :raises InvalidInput: for a bad name, kind, provider, family, tag or actor.
+        """
+        values = {
+            "name": check.engine_name(name),
+            "provider": _required(provider, "provider"),
+            "family": _required(family, "family"),
+            "default_wire": check.wire(default_wire),
+            "kind": check.engine_kind(kind),
+            "base_url": None if base_url is None else _required(base_url, "base_url"),
+            "response_tag": _tag(response_tag),
+            "note": check.text(note, "note"),
+            "created_at": utcnow(),
+            "created_by": check.actor(created_by, "created_by"),
+        }
+        if self._connection.scalar(select(EngineRow.id).where(EngineRow.name == name)):
+            raise DuplicateEntry(f"engine {name!r} already exists")
+        self._connection.execute(insert(EngineRow).values(values))
+        self.changed = True
+        return q.to_engine(
+            self._connection.execute(select(*q.ENGINE_COLUMNS).where(EngineRow.name == name)).one()
+        )
+
+    def add_model(
+        self,
+        engine: str,
+        model_id: str,
+        *,
+        wire: str | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Model:
+        """Record a model id on an engine.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises DuplicateEntry: when the model is recorded already.
+        :raises InvalidModelId: for an unusable model id.
+        :raises InvalidWire: for an unknown wire override.
+        """
+        check.model_id(model_id)
+        check.optional_wire(wire)
+        check.text(note, "note")
+        check.actor(created_by, "created_by")
+        engine_id = q.engine_id(self._connection, engine)
+        if self._model_row_id(engine_id, model_id) is not None:
+            raise DuplicateEntry(f"engine {engine!r} already has model {model_id!r}")
+        self._insert_model(engine_id, model_id, wire=wire, note=note, created_by=created_by)
+        row = self._connection.execute(
+            q.model_select().where(ModelRow.engine_id == engine_id, ModelRow.model_id == model_id)
+        ).one()
+        return Model(**row._mapping)
+
+    def add_rule(
+        self,
+        engine: str,
+        pattern: str,
+        *,
+        regex: bool,
+        wire: str | None = None,
+        position: int | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Rule:
+        """Record a rule; ``position`` (1-based) inserts it there, default appends it.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises DuplicateEntry: when the engine has the same rule already.
+        :raises InvalidRule: for a regex that does not compile or a bad position.
+        :raises InvalidModelId: for an exact pattern that is not a valid model id.
+        :raises InvalidWire: for an unknown wire override.
+        """
+        match = "regex" if regex else "exact"
+        check.rule_pattern(pattern, match)
+        check.optional_wire(wire)
+        check.text(note, "note")
+        check.actor(created_by, "created_by")
+        if position is not None and (isinstance(position, bool) or position < 1):
+            raise InvalidRule(f"invalid rule position {position!r}: counts from 1")
+        engine_id = q.engine_id(self._connection, engine)
+        if self._connection.scalar(
+            select(RuleRow.id).where(
+                RuleRow.engine_id == engine_id, RuleRow.match == match, RuleRow.pattern == pattern
+            )
+        ):
+            raise DuplicateEntry(f"engine {engine!r} already has the {match} rule {pattern!r}")
+        last = self._connection.scalar(
+            select(func.coalesce(func.max(RuleRow.position), 0)).where(
+                RuleRow.engine_id == engine_id
+            )
+        )
+        end = int(last or 0) + 1
+        if position is None or position >= end:
+            position = end
+        else:
+            self._connection.execute(
+                update(RuleRow)
+                .where(RuleRow.engine_id == engine_id, RuleRow.position >= position)
+                .values(position=RuleRow.position + 1)
+            )
+        rule_id = self._connection.scalar(
+            insert(RuleRow)
+            .values(
+                engine_id=engine_id,
+                position=position,
+                match=match,
+                pattern=pattern,
+                wire=wire,
+                note=note,
+                created_at=utcnow(),
+                created_by=created_by,
+            )
+            .returning(RuleRow.id)
+        )
+        self.changed = True
+        return q.to_rules(
+            self._connection.execute(q.rule_select().where(RuleRow.id == rule_id)), {}
+        )[0]
+
+    # -- claims -------------------------------------------------------------------
+
+    def claim(
+        self,
+        engine: str,
+        capability: str,
+        *,
+        model: str | None = None,
+        rule: int | str | None = None,
+    ) -> Claim | None:
+        """Return the claim on a subject, None when there is none.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        """
+        engine_id = q.engine_id(self._connection, engine)
+        subject = self._subject(engine_id, engine, model, rule, create_by=None)
+        if subject is None:
+            return None
+        return self._claim_at(engine_id, subject.key, check.capability(capability))
+
+    def set_claim(
+        self,
+        engine: str,
+        capability: str,
+        value: bool,
+        *,
+        model: str | None = None,
+        rule: int | str | None = None,
+        status: str,
+        evidence: str,
+        source: str | None = None,
+        verified_at: date | None = None,
+        recorded_by: str,
+        reason: str | None = None,
+    ) -> Claim:
+        """Record a claim; a change appends one history event, an identical claim is a no-op.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises InvalidCapability: for a malformed capability name.
+        :raises InvalidStatus: for an unknown evidence status.
+        :raises InvalidModelId: for an unusable model id.
+        :raises InvalidInput: for a non-boolean value, empty evidence, or both subjects.
+        """
+        check.capability(capability)
+        check.status(status)
+        if not isinstance(value, bool):
+            raise InvalidInput(f"invalid claim value {value!r}: must be true or false")
+        if not isinstance(evidence, str) or not evidence.strip():
+            raise InvalidInput("a claim needs evidence: say what supports it")
+        if source is not None:
+            check.text(source, "source")
+        if reason is not None:
+            check.text(reason, "reason")
+        check.actor(recorded_by)
+        verified_at = _as_date(verified_at)
+        if model is not None and rule is not None:
+            raise InvalidInput("a claim is about a model or a rule, not both")
+        if model is not None:
+            check.model_id(model)
+        engine_id = q.engine_id(self._connection, engine)
+        subject = self._subject(engine_id, engine, model, rule, create_by=recorded_by)
+        assert subject is not None
+        new = {
+            "value": value,
+            "status": status,
+            "evidence": evidence,
+            "source": source,
+            "verified_at": verified_at,
+        }
+        now = utcnow()
+        current = self._connection.execute(
+            select(ClaimRow).where(
+                ClaimRow.engine_id == engine_id,
+                ClaimRow.subject_key == subject.key,
+                ClaimRow.capability == capability,
+            )
+        ).first()
+        if current is not None and all(getattr(current, k) == v for k, v in new.items()):
+            claim = self._claim_at(engine_id, subject.key, capability)
+            assert claim is not None
+            return claim
+        stamp = {"recorded_by": recorded_by, "recorded_at": now}
+        if current is None:
+            claim_id = self._connection.scalar(
+                insert(ClaimRow)
+                .values(
+                    engine_id=engine_id,
+                    subject_key=subject.key,
+                    model_row_id=subject.model_row_id,
+                    rule_id=subject.rule_id,
+                    capability=capability,
+                    **new,
+                    **stamp,
+                )
+                .returning(ClaimRow.id)
+            )
+        else:
+            claim_id = current.id
+            self._connection.execute(
+                update(ClaimRow).where(ClaimRow.id == claim_id).values(**new, **stamp)
+            )
+        self._connection.execute(
+            insert(ClaimEventRow).values(
+                claim_id=claim_id,
+                engine=engine,
+                subject_key=subject.key,
+                subject=subject.label,
+                capability=capability,
+                **_old(current),
+                **{f"new_{k}": v for k, v in new.items()},
+                actor=recorded_by,
+                occurred_at=now,
+                reason=reason,
+            )
+        )
+        self.changed = True
+        claim = self._claim_at(engine_id, subject.key, capability)
+        assert claim is not None
+        return claim
+
+    def set_wire_form(
+        self,
+        wire: str,
+        kind: str,
+        *,
+        status: str,
+        evidence: str,
+        source: str | None = None,
+        recorded_by: str,
+    ) -> WireForm:
+        """Record the evidence behind a native form that ``toolwire.convert`` says exists.
+
+        :raises InvalidWire: for an unknown wire or one without that native form.
+        :raises InvalidStatus: for an unknown evidence status.
+        :raises InvalidInput: for an unknown kind or empty evidence.
+        """
+        check.native_form(wire, kind)
+        check.status(status)
+        if not isinstance(evidence, str) or not evidence.strip():
+            raise InvalidInput("wire-form evidence must not be empty")
+        check.actor(recorded_by)
+        values = {"status": status, "evidence": evidence, "source": source}
+        where = (WireFormRow.wire == wire, WireFormRow.kind == kind)
+        current = self._connection.execute(select(WireFormRow).where(*where)).first()
+        if current is None:
+            self._connection.execute(
+                insert(WireFormRow).values(
+                    wire=wire, kind=kind, **values, recorded_by=recorded_by, recorded_at=utcnow()
+                )
+            )
+            self.changed = True
+        elif any(getattr(current, k) != v for k, v in values.items()):
+            self._connection.execute(
+                update(WireFormRow)
+                .where(*where)
+                .values(**values, recorded_by=recorded_by, recorded_at=utcnow())
+            )
+            self.changed = True
+        return q.to_wire_form(self._connection.execute(q.wire_form_select().where(*where)).one())
+
+    def wire_form(self, wire: str, kind: str) -> WireForm | None:
+        """Return the recorded evidence of a native form, None when there is none."""
+        row = self._connection.execute(
+            q.wire_form_select().where(WireFormRow.wire == wire, WireFormRow.kind == kind)
+        ).first()
+        return None if row is None else q.to_wire_form(row)
+
+    def has_engine(self, name: str) -> bool:
+        """Return whether an engine of that name exists."""
+        return (
+            self._connection.scalar(select(EngineRow.id).where(EngineRow.name == name)) is not None
+        )
+
+    def has_model(self, engine: str, model_id: str) -> bool:
+        """Return whether the engine has a row for ``model_id``.
+
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        engine_id = q.engine_id(self._connection, engine)
+        return self._model_row_id(engine_id, model_id) is not None
+
+    def rule_id(self, engine: str, pattern: str, *, regex: bool) -> int | None:
+        """Return the id of the engine's rule with that match kind and pattern, if any.
+
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        engine_id = q.engine_id(self._connection, engine)
+        found = self._connection.scalar(
+            select(RuleRow.id).where(
+                RuleRow.engine_id == engine_id,
+                RuleRow.match == ("regex" if regex else "exact"),
+                RuleRow.pattern == pattern,
+            )
+        )
+        return None if found is None else int(found)
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _claim_at(self, engine_id: int, subject_key: str, capability: str) -> Claim | None:
+        row = self._connection.execute(
+            q.claim_select().where(
+                ClaimRow.engine_id == engine_id,
+                ClaimRow.subject_key == subject_key,
+                ClaimRow.capability == capability,
+            )
+        ).first()
+        return None if row is None else q.to_claim(row)
+
+    def _model_row_id(self, engine_id: int, model_id: str) -> int | None:
+        found = self._connection.scalar(
+            select(ModelRow.id).where(
+                ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
+            )
+        )
+        return None if found is None else int(found)
+
+    def _insert_model(
+        self, engine_id: int, model_id: str, *, wire: str | None, note: str, created_by: str
+    ) -> int:
+        row_id: int = self._connection.execute(
+            insert(ModelRow)
+            .values(
+                engine_id=engine_id,
+                model_id=model_id,
+                wire=wire,
+                note=note,
+                created_at=utcnow(),
+                created_by=created_by,
+            )
+            .returning(ModelRow.id)
+        ).scalar_one()
+        self.changed = True
+        return row_id
+
+    def _subject(
+        self,
+        engine_id: int,
+        engine: str,
+        model: str | None,
+        rule: int | str | None,
+        *,
+        create_by: str | None,
+    ) -> _Subject | None:
+        """Resolve the claim subject; a missing model row is created when ``create_by``."""
+        if model is not None:
+            row_id = self._model_row_id(engine_id, model)
+            if row_id is None:
+                if create_by is None:
+                    return None
+                row_id = self._insert_model(
+                    engine_id, model, wire=None, note="", created_by=create_by
+                )
+            return _Subject(f"model:{model}", f"model {model}", model_row_id=row_id)
+        if rule is not None:
+            found = self._find_rule(engine_id, engine, rule)
+            return _Subject(
+                f"rule:{found.id}",
+                f"rule #{found.id} {found.match} {found.pattern}",
+                rule_id=found.id,
+            )
+        return _Subject("engine", "engine")
+
+    def _find_rule(self, engine_id: int, engine: str, rule: int | str) -> Any:
+        where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
+        rows = self._connection.execute(
+            select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
+                RuleRow.engine_id == engine_id, where
+            )
+        ).all()
+        if not rows:
+            raise UnknownRule(engine, rule)
+        if len(rows) > 1:
+            raise InvalidRule(
+                f"pattern {rule!r} names both an exact and a regex rule of {engine!r}; "
+                "give the rule id"
+            )
+        return rows[0]
+
+
+def _required(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"invalid {what} {value!r}: must be a non-empty string")
+    return value
+
+
+def _tag(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _TAG_RE.fullmatch(value):
+        raise InvalidInput(f"invalid response tag {value!r}: an XML-style tag name")
+    return value
+
+
+def _as_date(value: object) -> date | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    raise InvalidInput(f"invalid verified_at {value!r}: must be a date")
+
+
+def _old(current: Any) -> dict[str, Any]:
+    fields = ("value", "status", "evidence", "source", "verified_at")
+    return {f"old_{k}": None if current is None else getattr(current, k) for k in fields}

@@ -1,0 +1,169 @@
+"""Plain, frozen records the registry hands out (never ORM objects).
+
+Mappings inside records are read-only views, so a cached snapshot cannot be changed
+by whoever holds it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from types import MappingProxyType
+
+__all__ = [
+    "Claim",
+    "ClaimEvent",
+    "Engine",
+    "EngineSnapshot",
+    "Model",
+    "Rule",
+    "WireForm",
+]
+
+_NO_CLAIMS: Mapping[str, Claim] = MappingProxyType({})
+
+
+def _no_claims() -> Mapping[str, Claim]:
+    return _NO_CLAIMS
+
+
+@dataclass(frozen=True, slots=True)
+class WireForm:
+    """Evidence behind one native tool-result form (wire x media kind)."""
+
+    wire: str
+    kind: str
+    status: str
+    evidence: str
+    source: str | None
+    recorded_by: str
+    recorded_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """An endpoint a client talks to."""
+
+    name: str
+    provider: str
+    family: str
+    default_wire: str
+    base_url: str | None
+    kind: str
+    response_tag: str | None
+    note: str
+    created_at: datetime
+    created_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A claimed capability value with its evidence.
+
+    The subject is the engine itself (``model`` and ``rule`` None), a model row
+    (``model`` = its id) or a rule row (``rule`` = its id); ``subject_key`` spells the
+    same as ``engine``, ``model:<id>`` or ``rule:<id>``.
+    """
+
+    engine: str
+    subject_key: str
+    model: str | None
+    rule: int | None
+    capability: str
+    value: bool
+    status: str
+    evidence: str
+    source: str | None
+    verified_at: date | None
+    recorded_by: str
+    recorded_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A model id recorded on an engine, with its wire override and claims."""
+
+    engine: str
+    model_id: str
+    wire: str | None
+    note: str
+    created_at: datetime
+    created_by: str
+    claims: Mapping[str, Claim] = field(default_factory=_no_claims)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """An ordered pattern row of an engine; among matching rules the last one wins.
+
+    Exact rules compare the whole id; regex rules use ``re.fullmatch`` (write ``.*``
+    for a prefix; inline flags such as ``(?i)`` work).
+    """
+
+    id: int
+    engine: str
+    position: int
+    match: str
+    pattern: str
+    wire: str | None
+    note: str
+    created_at: datetime
+    created_by: str
+    claims: Mapping[str, Claim] = field(default_factory=_no_claims)
+    _regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """Compile a regex rule once."""
+        if self.match == "regex" and self._regex is None:
+            object.__setattr__(self, "_regex", re.compile(self.pattern))
+
+    def matches(self, model_id: str) -> bool:
+        """Return whether this rule applies to ``model_id``."""
+        if self._regex is not None:
+            return self._regex.fullmatch(model_id) is not None
+        return self.pattern == model_id
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimEvent:
+    """One change to a claim, as recorded in the append-only history."""
+
+    id: int
+    engine: str
+    subject_key: str
+    subject: str
+    capability: str
+    old_value: bool | None
+    old_status: str | None
+    old_evidence: str | None
+    old_source: str | None
+    old_verified_at: date | None
+    new_value: bool
+    new_status: str
+    new_evidence: str
+    new_source: str | None
+    new_verified_at: date | None
+    actor: str
+    occurred_at: datetime
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSnapshot:
+    """Everything a resolver needs about one engine, read in one transaction.
+
+    ``revision`` is the registry revision the snapshot was read at: compare it with
+    ``Registry.revision()`` to know whether the snapshot is still current.
+    """
+
+    engine: Engine
+    revision: int
+    claims: Mapping[str, Claim]
+    rules: tuple[Rule, ...]
+    models: Mapping[str, Model]
+
+    def matching_rules(self, model_id: str) -> tuple[Rule, ...]:
+        """Return the rules that apply to ``model_id``, in order (the last one wins)."""
+        return tuple(rule for rule in self.rules if rule.matches(model_id))

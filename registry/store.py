@@ -1,0 +1,455 @@
+"""The registry handle: reads return frozen records, each write is one transaction.
+
+Writes append ``claim_event`` rows for every claim change and bump the registry
+revision once per transaction that changed something, so an in-process cache can
+compare ``revision()`` to notice a change made by another process. A write that is
+rejected (typed error, database failure) is rolled back and changes nothing. Setting
+a claim to exactly what it already is (value, status, evidence, source, verified_at)
+is a no-op: no event, no revision bump.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import date, timedelta
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.engine import Connection
+
+from . import _queries as q
+from . import _validate as check
+from . import db
+from ._writer import Writer
+from .errors import InvalidInput
+from .models import (
+    EVIDENCE_STATUSES,
+    ClaimEventRow,
+    ClaimRow,
+    EngineRow,
+    ModelRow,
+    evidence_rank,
+    utcnow,
+)
+from .records import (
+    Claim,
+    ClaimEvent,
+    Engine,
+    EngineSnapshot,
+    Model,
+    Rule,
+    WireForm,
+)
+
+__all__ = ["NATIVE_MEDIA_CAPABILITIES", "Registry"]
+
+#: Capabilities that let images or PDFs reach a model natively.
+NATIVE_MEDIA_CAPABILITIES: tuple[str, ...] = (
+    "image_input",
+    "source_blocks",
+    "tool_result_images",
+    "tool_result_pdf",
+)
+
+
+class Registry:
+    """A handle on one registry database (SQLite by default, any SQLAlchemy URL)."""
+
+    def __init__(self, url: str | None = None, *, setup: bool = True) -> None:
+        """Open the registry at ``url`` (default: ``default_database_url()``).
+
+        With ``setup`` the database is migrated to head and seeded when it is not at
+        head yet (first use).
+
+        :raises DatabaseError: when the database cannot be opened or set up.
+        """
+        self._url = url if url is not None else db.default_database_url()
+        self._engine = db.create_engine(self._url)
+        self._write_engine = db.for_writing(self._engine)
+        if setup:
+            try:
+                db.ensure_ready(self._engine)
+            except BaseException:
+                self._engine.dispose()
+                raise
+
+    @property
+    def url(self) -> str:
+        """Return the database URL this registry was opened with."""
+        return self._url
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Registry:
+        """Return self; ``close()`` runs on exit."""
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the registry."""
+        self.close()
+
+    def __repr__(self) -> str:
+        """Show the URL without its password."""
+        from sqlalchemy.engine import make_url
+
+        return f"Registry({make_url(self._url).render_as_string(hide_password=True)!r})"
+
+    # -- transactions -------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _reading(self, action: str) -> Iterator[Connection]:
+        with db.wrap_errors(action), self._engine.connect() as connection:
+            if self._engine.dialect.name == "postgresql":
+                # One snapshot for all the statements of a read.
+                connection.execution_options(isolation_level="REPEATABLE READ")
+            yield connection
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[Writer]:
+        """Run several writes as one transaction: all or nothing, one revision bump.
+
+        :raises DatabaseError: when the database fails; nothing is written then.
+        """
+        with db.wrap_errors("write failed"), self._write_engine.begin() as connection:
+            writer = Writer(connection)
+            writer.begin()
+            yield writer
+            writer.finish()
+
+    # -- reads --------------------------------------------------------------------
+
+    def revision(self) -> int:
+        """Return the revision counter; it changes whenever a write changed something.
+
+        :raises DatabaseError: when the database cannot be read.
+        """
+        with self._reading("cannot read registry revision") as connection:
+            return q.revision(connection)
+
+    def schema_revision(self) -> str | None:
+        """Return the database's migration revision (None when it is empty).
+
+        :raises DatabaseError: when the database cannot be read.
+        """
+        return db.current_revision(self._engine)
+
+    def engine(self, name: str) -> Engine:
+        """Return the engine called ``name``.
+
+        :raises UnknownEngine: when there is none (the message names the closest ones).
+        """
+        with self._reading("cannot read engine") as connection:
+            row = connection.execute(
+                select(*q.ENGINE_COLUMNS).where(EngineRow.name == name)
+            ).first()
+            if row is None:
+                q.engine_id(connection, name)  # raises UnknownEngine with the hint
+            assert row is not None
+            return q.to_engine(row)
+
+    def engines(self) -> tuple[Engine, ...]:
+        """Return every engine, by name."""
+        with self._reading("cannot read engines") as connection:
+            rows = connection.execute(select(*q.ENGINE_COLUMNS).order_by(EngineRow.name))
+            return tuple(q.to_engine(row) for row in rows)
+
+    def models(self, engine: str | None = None) -> tuple[Model, ...]:
+        """Return the recorded models with their claims, of one engine or of all.
+
+        :raises UnknownEngine: when ``engine`` does not exist.
+        """
+        with self._reading("cannot read models") as connection:
+            models_query = q.model_select().order_by(EngineRow.name, ModelRow.model_id)
+            claims_query = q.claim_select().where(ClaimRow.model_row_id.is_not(None))
+            if engine is not None:
+                engine_id = q.engine_id(connection, engine)
+                models_query = models_query.where(ModelRow.engine_id == engine_id)
+                claims_query = claims_query.where(ClaimRow.engine_id == engine_id)
+            by_model: dict[tuple[str, str], dict[str, Claim]] = {}
+            for row in connection.execute(claims_query):
+                claim = q.to_claim(row)
+                assert claim.model is not None
+                by_model.setdefault((claim.engine, claim.model), {})[claim.capability] = claim
+            return tuple(
+                Model(
+                    **row._mapping,
+                    claims=MappingProxyType(by_model.get((row.engine, row.model_id), {})),
+                )
+                for row in connection.execute(models_query)
+            )
+
+    def model(self, engine: str, model_id: str) -> Model | None:
+        """Return the model row of ``model_id`` on ``engine``, None when unrecorded.
+
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        with self._reading("cannot read model") as connection:
+            engine_id = q.engine_id(connection, engine)
+            row = connection.execute(
+                q.model_select().where(
+                    ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
+                )
+            ).first()
+            if row is None:
+                return None
+            claims = connection.execute(
+                q.claim_select().where(
+                    ClaimRow.engine_id == engine_id, ClaimRow.subject_key == f"model:{model_id}"
+                )
+            )
+            by_capability = {c.capability: q.to_claim(c) for c in claims}
+            return Model(**row._mapping, claims=MappingProxyType(by_capability))
+
+    def rules(self, engine: str) -> tuple[Rule, ...]:
+        """Return the engine's rules in order (among matching rules the last one wins).
+
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        return self.engine_snapshot(engine).rules
+
+    def claims(
+        self,
+        *,
+        engine: str | None = None,
+        capability: str | None = None,
+        status: str | None = None,
+        model: str | None = None,
+        recorded_by: str | None = None,
+    ) -> tuple[Claim, ...]:
+        """Return the claims matching every filter given, by engine, subject, capability.
+
+        :raises UnknownEngine: when ``engine`` does not exist.
+        :raises InvalidStatus: for an unknown status filter.
+        """
+        where: list[Any] = []
+        if capability is not None:
+            where.append(ClaimRow.capability == capability)
+        if status is not None:
+            where.append(ClaimRow.status == check.status(status))
+        if model is not None:
+            where.append(ModelRow.model_id == model)
+        if recorded_by is not None:
+            where.append(ClaimRow.recorded_by == recorded_by)
+        return self._claims(engine, where)
+
+    def _claims(self, engine: str | None, where: list[Any]) -> tuple[Claim, ...]:
+        with self._reading("cannot read claims") as connection:
+            if engine is not None:
+                where = [*where, ClaimRow.engine_id == q.engine_id(connection, engine)]
+            rows = connection.execute(
+                q.claim_select()
+                .where(*where)
+                .order_by(EngineRow.name, ClaimRow.subject_key, ClaimRow.capability)
+            )
+            return tuple(q.to_claim(row) for row in rows)
+
+    def wire_forms(self) -> tuple[WireForm, ...]:
+        """Return the evidence recorded for each native tool-result form."""
+        with self._reading("cannot read wire forms") as connection:
+            return tuple(q.to_wire_form(row) for row in connection.execute(q.wire_form_select()))
+
+    def engine_snapshot(self, engine: str) -> EngineSnapshot:
+        """Return the engine, its claims, ordered rules and models, in four queries.
+
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        with self._reading("cannot read engine") as connection:
+            return q.snapshot(connection, engine)
+
+    def claim_history(
+        self,
+        engine: str,
+        *,
+        model: str | None = None,
+        capability: str | None = None,
+    ) -> tuple[ClaimEvent, ...]:
+        """Return the claim events of an engine, oldest first.
+
+        History is kept by name, so it outlives deleted engines, models and rules and
+        an unknown engine simply has no events.
+        """
+        where: list[Any] = [ClaimEventRow.engine == engine]
+        if model is not None:
+            where.append(ClaimEventRow.subject_key == f"model:{model}")
+        if capability is not None:
+            where.append(ClaimEventRow.capability == capability)
+        with self._reading("cannot read claim history") as connection:
+            rows = connection.execute(
+                select(ClaimEventRow.__table__).where(*where).order_by(ClaimEventRow.id)
+            )
+            return tuple(q.to_event(row) for row in rows)
+
+    def audit(
+        self,
+        *,
+        status: str | None = None,
+        capability: str | None = None,
+        engine: str | None = None,
+        enabling: bool = False,
+        stale_days: int | None = None,
+        today: date | None = None,
+    ) -> tuple[Claim, ...]:
+        """Return the claims that match every filter given.
+
+        ``enabling`` keeps true claims on the native-media capabilities whose evidence
+        is weaker than live-verified; ``stale_days`` keeps claims verified more than that
+        many days before ``today`` (default: the current UTC date) or never verified.
+
+        :raises UnknownEngine: when ``engine`` does not exist.
+        :raises InvalidStatus: for an unknown status filter.
+        """
+        where: list[Any] = []
+        if status is not None:
+            where.append(ClaimRow.status == check.status(status))
+        if capability is not None:
+            where.append(ClaimRow.capability == capability)
+        if enabling:
+            top = evidence_rank("live-verified")
+            weaker = [s for s in EVIDENCE_STATUSES if evidence_rank(s) < top]
+            where += [
+                ClaimRow.value.is_(True),
+                ClaimRow.capability.in_(NATIVE_MEDIA_CAPABILITIES),
+                ClaimRow.status.in_(weaker),
+            ]
+        if stale_days is not None:
+            if stale_days < 0:
+                raise InvalidInput(f"invalid stale_days {stale_days}: must be >= 0")
+            cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+            where.append(or_(ClaimRow.verified_at.is_(None), ClaimRow.verified_at < cutoff))
+        return self._claims(engine, where)
+
+    # -- writes -------------------------------------------------------------------
+
+    def add_engine(
+        self,
+        name: str,
+        *,
+        provider: str,
+        family: str,
+        default_wire: str,
+        kind: str,
+        base_url: str | None = None,
+        response_tag: str | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Engine:
+        """Record a new engine (see ``Writer.add_engine``).
+
+        :raises DuplicateEntry: when an engine of that name exists.
+        :raises InvalidWire: for an unknown default wire.
+        :raises InvalidInput: for a bad name, kind, provider, family, tag or actor.
+        """
+        with self.batch() as writer:
+            return writer.add_engine(
+                name,
+                provider=provider,
+                family=family,
+                default_wire=default_wire,
+                kind=kind,
+                base_url=base_url,
+                response_tag=response_tag,
+                note=note,
+                created_by=created_by,
+            )
+
+    def add_model(
+        self,
+        engine: str,
+        model_id: str,
+        *,
+        wire: str | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Model:
+        """Record a model id on an engine, with an optional wire override.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises DuplicateEntry: when the model is recorded already.
+        :raises InvalidModelId: for an unusable model id.
+        :raises InvalidWire: for an unknown wire override.
+        """
+        with self.batch() as writer:
+            return writer.add_model(engine, model_id, wire=wire, note=note, created_by=created_by)
+
+    def add_rule(
+        self,
+        engine: str,
+        pattern: str,
+        *,
+        regex: bool,
+        wire: str | None = None,
+        position: int | None = None,
+        note: str = "",
+        created_by: str,
+    ) -> Rule:
+        """Record a rule, appended or inserted at ``position`` (1-based).
+
+        Regex rules match with ``re.fullmatch``; exact rules compare the whole id.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises DuplicateEntry: when the engine has the same rule already.
+        :raises InvalidRule: for a regex that does not compile or a bad position.
+        :raises InvalidModelId: for an exact pattern that is not a valid model id.
+        :raises InvalidWire: for an unknown wire override.
+        """
+        with self.batch() as writer:
+            return writer.add_rule(
+                engine,
+                pattern,
+                regex=regex,
+                wire=wire,
+                position=position,
+                note=note,
+                created_by=created_by,
+            )
+
+    def set_claim(
+        self,
+        engine: str,
+        capability: str,
+        value: bool,
+        *,
+        model: str | None = None,
+        rule: int | str | None = None,
+        status: str,
+        evidence: str,
+        source: str | None = None,
+        verified_at: date | None = None,
+        recorded_by: str,
+        reason: str | None = None,
+    ) -> Claim:
+        """Record a claim on the engine, a model (created when unrecorded) or a rule.
+
+        ``rule`` is a rule id or its pattern. A change appends one history event; a
+        claim identical to the current one is a no-op.
+
+        :raises UnknownEngine: when the engine does not exist.
+        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises InvalidCapability: for a malformed capability name.
+        :raises InvalidStatus: for an unknown evidence status.
+        :raises InvalidModelId: for an unusable model id.
+        :raises InvalidInput: for a non-boolean value, empty evidence, or both subjects.
+        """
+        with self.batch() as writer:
+            return writer.set_claim(
+                engine,
+                capability,
+                value,
+                model=model,
+                rule=rule,
+                status=status,
+                evidence=evidence,
+                source=source,
+                verified_at=verified_at,
+                recorded_by=recorded_by,
+                reason=reason,
+            )
