@@ -1,0 +1,421 @@
+"""Decide the converter options for an engine and a model (the ADR 0039 rule).
+
+For (engine, model, optional forced wire):
+
+1. wire = the forced wire, else the model's wire override, else the wire of the
+   last matching rule that sets one, else the engine's default wire;
+2. every flag (``image_input``, ``tool_result_images``, ``tool_result_pdf``,
+   ``source_blocks``) is decided by the most specific claim: the model's own
+   claim, else the last matching rule that claims it, else the engine's claim,
+   else absent (false). Under an evidence policy (``min_evidence``) a claim
+   weaker than the policy counts as absent, and so does a native form whose
+   recorded evidence is weaker;
+3. ``tool_result_images`` survives only if the wire carries images natively
+   (``carries_native``) and, where that form needs vision
+   (``native_needs_vision``), the model has ``image_input``;
+4. ``tool_result_pdf`` likewise for PDFs; on the anthropic wire the PDF goes as a
+   document source block, so it also needs ``source_blocks``;
+5. converter options: ``image_input`` = tool_result_images, ``native_pdf`` =
+   tool_result_pdf, ``source_blocks`` on the anthropic wire, ``response_tag`` on
+   hermes -- only the options the wire reads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from toolwire.convert import WIRES, ToolResult, carries_native, format_tool_results, native_needs_vision
+
+from ._validate import model_id as check_model_id
+from .errors import InvalidStatus, InvalidWire
+from .models import EVIDENCE_STATUSES, evidence_rank
+from .records import Claim, EngineSnapshot, Model, Rule
+from .store import Registry
+
+__all__ = ["FLAGS", "FlagTrace", "Resolution", "Resolver", "format_for", "resolve"]
+
+#: The flags the resolver decides, in the order it decides them.
+FLAGS = ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks")
+_KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
+
+
+@dataclass(frozen=True, slots=True)
+class FlagTrace:
+    """How one flag got its final value."""
+
+    flag: str
+    value: bool
+    #: the claimed value before any wire fact or policy (None: nobody claimed it)
+    claimed: bool | None
+    #: where the deciding claim sits: "model", "rule #N <pattern>", "engine" or "none"
+    decided_by: str
+    claim: Claim | None
+    #: why a claimed true ended up false (None when it was not cleared)
+    cleared_by: str | None = None
+
+    @property
+    def status(self) -> str | None:
+        """The evidence status of the deciding claim."""
+        return self.claim.status if self.claim is not None else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the trace entry as JSON-ready data."""
+        claim = self.claim
+        return {
+            "value": self.value,
+            "claimed": self.claimed,
+            "decided_by": self.decided_by,
+            "status": self.status,
+            "evidence": claim.evidence if claim else None,
+            "source": claim.source if claim else None,
+            "cleared_by": self.cleared_by,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The wire and converter options for one engine and model, with the reasons."""
+
+    engine: str
+    model: str
+    wire: str
+    #: where the wire came from: "forced", "model", "rule #N <pattern>" or "engine"
+    wire_from: str
+    options: Mapping[str, Any]
+    capabilities: Mapping[str, bool]
+    trace: Mapping[str, FlagTrace]
+    min_evidence: str | None
+    revision: int
+
+    def format(self, results: Iterable[ToolResult]) -> list[Any]:
+        """Return ``results`` formatted for this resolution's wire and options."""
+        return format_tool_results(self.wire, results, **self.options)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
+        return {
+            "engine": self.engine,
+            "model": self.model,
+            "wire": self.wire,
+            "wire_from": self.wire_from,
+            "options": dict(self.options),
+            "capabilities": dict(self.capabilities),
+            "min_evidence": self.min_evidence,
+            "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},
+        }
+
+    def explain(self) -> str:
+        """Return the trace as readable text: each flag, its claim, what cleared it."""
+        lines = [
+            f"{self.engine} / {self.model}: wire {self.wire} (from {self.wire_from})",
+        ]
+        if self.min_evidence:
+            lines.append(f"evidence policy: claims weaker than {self.min_evidence} count as absent")
+        for entry in self.trace.values():
+            state = "on " if entry.value else "off"
+            if entry.claim is None:
+                why = "no claim (absent = off)"
+            else:
+                claim = entry.claim
+                why = f"{entry.decided_by} claims {str(claim.value).lower()} [{claim.status}]"
+                if claim.evidence:
+                    why += f": {claim.evidence}"
+            lines.append(f"  {entry.flag:<19} {state}  {why}")
+            if entry.cleared_by:
+                lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
+        options = ", ".join(f"{k}={_show(v)}" for k, v in self.options.items()) or "(none)"
+        lines.append(f"converter options: {options}")
+        return "\n".join(lines)
+
+
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class Resolver:
+    """Resolve engines and models against one registry, with an in-process cache.
+
+    Engine snapshots and resolutions are cached; at most every ``max_age``
+    seconds the registry's revision counter is read (one cheap query), and a
+    change made anywhere -- another process, the CLI -- drops the cache.
+    """
+
+    def __init__(self, registry: Registry, *, max_age: float = 0.5) -> None:
+        self.registry = registry
+        self.max_age = max_age
+        self._lock = threading.Lock()
+        self._revision: int | None = None
+        self._checked = 0.0
+        self._snapshots: dict[str, EngineSnapshot] = {}
+        self._models: dict[tuple[str, str], Model | None] = {}
+        self._resolutions: dict[tuple[str, str, str | None, str | None], Resolution] = {}
+        self._forms: dict[tuple[str, str], str] | None = None
+
+    def clear(self) -> None:
+        """Forget every cached snapshot and resolution."""
+        with self._lock:
+            self._snapshots.clear()
+            self._models.clear()
+            self._resolutions.clear()
+            self._forms = None
+            self._revision = None
+
+    def resolve(
+        self,
+        engine: str,
+        model: str,
+        *,
+        wire: str | None = None,
+        min_evidence: str | None = None,
+    ) -> Resolution:
+        """Return the resolution of ``model`` on ``engine`` (see the module docstring).
+
+        :raises UnknownEngine: for an engine the registry does not know.
+        :raises InvalidModelId: for a malformed model id.
+        :raises InvalidWire: for a forced wire that is not a wire.
+        :raises InvalidStatus: for an unknown ``min_evidence``.
+        :raises DatabaseError: when the registry cannot be read.
+        """
+        key = (engine, model, wire, min_evidence)
+        self._refresh()
+        found = self._resolutions.get(key)
+        if found is not None:
+            return found
+        check_model_id(model)
+        if wire is not None and wire not in WIRES:
+            raise InvalidWire(f"invalid wire {wire!r}; valid: {', '.join(WIRES)}")
+        if min_evidence is not None and min_evidence not in EVIDENCE_STATUSES:
+            raise InvalidStatus(
+                f"invalid evidence status {min_evidence!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
+            )
+        snapshot = self._snapshot(engine)
+        resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms())
+        with self._lock:
+            if self._revision == snapshot.revision:
+                self._resolutions[key] = resolution
+        return resolution
+
+    def format_for(
+        self,
+        engine: str,
+        model: str,
+        results: Iterable[ToolResult],
+        *,
+        wire: str | None = None,
+        min_evidence: str | None = None,
+    ) -> list[Any]:
+        """Resolve, then return ``results`` formatted for the wire and options found."""
+        resolution = self.resolve(engine, model, wire=wire, min_evidence=min_evidence)
+        return format_tool_results(resolution.wire, results, **resolution.options)
+
+    # -- cache ----------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        now = time.monotonic()
+        if now - self._checked < self.max_age and self._revision is not None:
+            return
+        revision = self.registry.revision()
+        with self._lock:
+            self._checked = now
+            if revision != self._revision:
+                self._snapshots.clear()
+                self._models.clear()
+                self._resolutions.clear()
+                self._forms = None
+                self._revision = revision
+
+    def _snapshot(self, engine: str) -> EngineSnapshot:
+        snapshot = self._snapshots.get(engine)
+        if snapshot is None:
+            snapshot = self.registry.engine_snapshot(engine)
+            with self._lock:
+                if snapshot.revision == self._revision:
+                    self._snapshots[engine] = snapshot
+        return snapshot
+
+    def _wire_forms(self) -> Mapping[tuple[str, str], str]:
+        forms = self._forms
+        if forms is None:
+            forms = {(f.wire, f.kind): f.status for f in self.registry.wire_forms()}
+            self._forms = forms
+        return forms
+
+
+def _decide(
+    snapshot: EngineSnapshot,
+    model_id: str,
+    forced: str | None,
+    min_evidence: str | None,
+    forms: Mapping[tuple[str, str], str],
+) -> Resolution:
+    model = snapshot.models.get(model_id)
+    rules = snapshot.matching_rules(model_id)
+    wire, wire_from = _wire(snapshot, model, rules, forced)
+    floor = evidence_rank(min_evidence) if min_evidence else None
+
+    trace: dict[str, FlagTrace] = {}
+    for flag in FLAGS:  # image_input and source_blocks: the claim under the policy
+        claim, decided_by = _claim(flag, snapshot, model, rules)
+        value, cleared = bool(claim and claim.value), None
+        if value and floor is not None and evidence_rank(claim.status) < floor:  # type: ignore[union-attr]
+            value, cleared = False, f"evidence {claim.status} is weaker than {min_evidence}"  # type: ignore[union-attr]
+        claimed = None if claim is None else claim.value
+        trace[flag] = FlagTrace(flag, value, claimed, decided_by, claim, cleared)
+    image_input = trace["image_input"].value
+    for flag, kind in _KIND.items():  # then the wire in force clears native media
+        entry = trace[flag]
+        if not entry.value:
+            continue
+        cleared = _wire_clears(wire, kind, image_input, floor, min_evidence, forms)
+        if cleared is None and kind == "pdf" and wire == "anthropic":
+            if not trace["source_blocks"].value:
+                cleared = "on the anthropic wire a PDF is a document source block: needs source_blocks"
+        if cleared is not None:
+            trace[flag] = FlagTrace(
+                flag, False, entry.claimed, entry.decided_by, entry.claim, cleared
+            )
+    capabilities = {flag: entry.value for flag, entry in trace.items()}
+    return Resolution(
+        engine=snapshot.engine.name,
+        model=model_id,
+        wire=wire,
+        wire_from=wire_from,
+        options=MappingProxyType(_options(wire, capabilities, snapshot)),
+        capabilities=MappingProxyType(capabilities),
+        trace=MappingProxyType(trace),
+        min_evidence=min_evidence,
+        revision=snapshot.revision,
+    )
+
+
+def _wire(
+    snapshot: EngineSnapshot, model: Model | None, rules: tuple[Rule, ...], forced: str | None
+) -> tuple[str, str]:
+    if forced is not None:
+        return forced, "forced"
+    if model is not None and model.wire:
+        return model.wire, "model"
+    for rule in reversed(rules):
+        if rule.wire:
+            return rule.wire, _rule_label(rule)
+    return snapshot.engine.default_wire, "engine"
+
+
+def _claim(
+    flag: str, snapshot: EngineSnapshot, model: Model | None, rules: tuple[Rule, ...]
+) -> tuple[Claim | None, str]:
+    if model is not None and flag in model.claims:
+        return model.claims[flag], "model"
+    for rule in reversed(rules):
+        if flag in rule.claims:
+            return rule.claims[flag], _rule_label(rule)
+    if flag in snapshot.claims:
+        return snapshot.claims[flag], "engine"
+    return None, "none"
+
+
+def _rule_label(rule: Rule) -> str:
+    return f"rule #{rule.position} {rule.match} {rule.pattern!r}"
+
+
+def _wire_clears(
+    wire: str,
+    kind: str,
+    image_input: bool,
+    floor: int | None,
+    min_evidence: str | None,
+    forms: Mapping[tuple[str, str], str],
+) -> str | None:
+    """Return why the wire in force clears a native-media flag, or None."""
+    if not carries_native(wire, kind):
+        return f"the {wire} wire has no native {kind} form (carries_native is false)"
+    if native_needs_vision(wire, kind) and not image_input:
+        return f"a native {kind} on the {wire} wire needs image_input (native_needs_vision)"
+    if floor is not None:
+        status = forms.get((wire, kind), "unverified")
+        if evidence_rank(status) < floor:
+            return f"the {wire} native {kind} form is {status}, weaker than {min_evidence}"
+    return None
+
+
+def _options(wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot) -> dict[str, Any]:
+    """Return the converter options the wire reads."""
+    options: dict[str, Any] = {}
+    if carries_native(wire, "image") or carries_native(wire, "pdf"):
+        options["image_input"] = capabilities["tool_result_images"]
+        options["native_pdf"] = capabilities["tool_result_pdf"]
+    if wire == "anthropic":
+        options["source_blocks"] = capabilities["source_blocks"]
+    if wire == "hermes" and snapshot.engine.response_tag:
+        options["response_tag"] = snapshot.engine.response_tag
+    return options
+
+
+# -- module-level convenience: one default registry and resolver per process ---------
+
+_default: Resolver | None = None
+_resolvers: weakref.WeakKeyDictionary[Registry, Resolver] = weakref.WeakKeyDictionary()
+_resolvers_lock = threading.Lock()
+
+
+def _resolver_for(registry: Registry | None) -> Resolver:
+    """Return the resolver (and its cache) kept for ``registry`` or the default one."""
+    global _default
+    with _resolvers_lock:
+        if registry is not None:
+            resolver = _resolvers.get(registry)
+            if resolver is None:
+                resolver = _resolvers[registry] = Resolver(registry)
+            return resolver
+        if _default is None:
+            _default = Resolver(Registry())
+        return _default
+
+
+def resolve(
+    engine: str,
+    model: str,
+    *,
+    wire: str | None = None,
+    registry: Registry | None = None,
+    min_evidence: str | None = None,
+) -> Resolution:
+    """Return the resolution of ``model`` on ``engine``.
+
+    Uses ``registry``, or the default registry (``TOOLWIRE_DATABASE_URL`` or the
+    embedded SQLite file, created and seeded on first use). Results are cached
+    in-process; a change committed elsewhere is seen within a second.
+
+    :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises InvalidModelId: for a malformed model id (a ValueError).
+    :raises InvalidWire: for a forced wire that is not a wire.
+    """
+    return _resolver_for(registry).resolve(engine, model, wire=wire, min_evidence=min_evidence)
+
+
+def format_for(
+    engine: str,
+    model: str,
+    results: Iterable[ToolResult],
+    *,
+    wire: str | None = None,
+    registry: Registry | None = None,
+    min_evidence: str | None = None,
+) -> list[Any]:
+    """Return ``results`` as the messages ``model`` on ``engine`` should receive.
+
+    Resolve (cached), then ``format_tool_results`` with the wire and options found.
+
+    :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises InvalidModelId: for a malformed model id (a ValueError).
+    """
+    resolution = _resolver_for(registry).resolve(
+        engine, model, wire=wire, min_evidence=min_evidence
+    )
+    return format_tool_results(resolution.wire, results, **resolution.options)
