@@ -239,7 +239,7 @@ def check_anthropic(block: Any) -> None:
     for path, node in _walk(block["content"], "$.content"):
         if not isinstance(node, dict):
             continue
-        if node.get("type") == "text" and not node["text"].strip():
+        if node.get("type") == "text" and "text" in node and not node["text"].strip():
             raise SchemaError(f"{path}: empty or whitespace-only text block")
         source = node.get("source")
         if node.get("type") == "document" and isinstance(source, dict):
@@ -467,7 +467,7 @@ def string_forms(wire: str, block: Any) -> list[str]:
             return [content]
         found = []
         for _, node in _walk(content):
-            if isinstance(node, dict) and node.get("type") == "text":
+            if isinstance(node, dict) and node.get("type") == "text" and "text" in node:
                 found.append(node["text"])
             if isinstance(node, dict) and node.get("type") == "search_result":
                 found.append(node["title"])
