@@ -231,8 +231,10 @@ def main() -> int:
             ratio = ours / hand
             if ratio > 2:
                 failures.append(f"{case}/{wire}: ratio {ratio:.2f} > 2")
-            print(f"{case:24} {wire:10} {fmt_us(ours):>12} {fmt_us(hand):>10} {ratio:6.2f}  "
-                  + ", ".join(notes))
+            print(
+                f"{case:24} {wire:10} {fmt_us(ours):>12} {fmt_us(hand):>10} {ratio:6.2f}  "
+                + ", ".join(notes)
+            )
 
     # d: 20 small text results through format_tool_results
     texts = [[{"type": "text", "text": f"result {i}: ok"}] for i in range(20)]
@@ -247,8 +249,10 @@ def main() -> int:
         ratio = ours / hand
         if ratio > 2:
             failures.append(f"d: 20 text results/{wire}: ratio {ratio:.2f} > 2")
-        print(f"{'d: 20 text results':24} {wire:10} {fmt_us(ours):>12} {fmt_us(hand):>10} "
-              f"{ratio:6.2f}  format_tool_results")
+        print(
+            f"{'d: 20 text results':24} {wire:10} {fmt_us(ours):>12} {fmt_us(hand):>10} "
+            f"{ratio:6.2f}  format_tool_results"
+        )
 
     print()
     print("per-result cost of format_tool_results (anthropic), us per result:")
@@ -262,10 +266,15 @@ def main() -> int:
             failures.append(f"per-result cost at {n} results is {per / base:.2f}x")
 
     print()
-    build = best(lambda: ToolResult(name="tool", id="call_1", content=CASES["c: 10 MB PDF"]),
-                 budget=0.5, repeat=3)
-    print(f"building a ToolResult around the 10 MB PDF (once per result; validates the "
-          f"base64 without decoding it): {build * 1e3:.1f} ms")
+    build = best(
+        lambda: ToolResult(name="tool", id="call_1", content=CASES["c: 10 MB PDF"]),
+        budget=0.5,
+        repeat=3,
+    )
+    print(
+        f"building a ToolResult around the 10 MB PDF (once per result; validates the "
+        f"base64 without decoding it): {build * 1e3:.1f} ms"
+    )
 
     delta = import_cost()
     print(f"import toolwire.convert costs {delta * 1e3:.1f} ms more than import json")
@@ -285,12 +294,22 @@ def main() -> int:
 def hand_envelope(wire: str, contents: list[list[dict[str, Any]]]) -> list[Any]:
     ids = [f"call_{i}" for i in range(len(contents))]
     if wire == "anthropic":
-        return [{"role": "user", "content": [hand_anthropic(i, c) for i, c in zip(ids, contents)]}]
+        return [
+            {
+                "role": "user",
+                "content": [hand_anthropic(i, c) for i, c in zip(ids, contents, strict=True)],
+            }
+        ]
     if wire == "gemini":
-        return [{"role": "user", "parts": [hand_gemini(i, "tool", c) for i, c in zip(ids, contents)]}]
+        return [
+            {
+                "role": "user",
+                "parts": [hand_gemini(i, "tool", c) for i, c in zip(ids, contents, strict=True)],
+            }
+        ]
     if wire == "responses":
-        return [hand_responses(i, c) for i, c in zip(ids, contents)]
-    return [hand_openai(i, c) for i, c in zip(ids, contents)]
+        return [hand_responses(i, c) for i, c in zip(ids, contents, strict=True)]
+    return [hand_openai(i, c) for i, c in zip(ids, contents, strict=True)]
 
 
 def import_cost() -> float:
@@ -300,7 +319,9 @@ def import_cost() -> float:
         times = []
         for _ in range(15):
             code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
             times.append(float(out.stdout))
         return min(times)
 

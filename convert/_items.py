@@ -91,7 +91,9 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
     if kind == "resource_link":
         name = _string(raw.get("name")) or _string(raw.get("title"))
         uri = _string(raw.get("uri"))
-        return Item(OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>")
+        return Item(
+            OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
+        )
     if kind == "document":
         return _native_document(raw)
     if kind == "search_result":

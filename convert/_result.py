@@ -12,6 +12,7 @@ from .wires import _PLANS, plan
 
 __all__ = ["ToolResult"]
 
+
 class ToolResult:
     """The result of one tool call, as MCP shapes it, ready for any wire.
 
@@ -27,8 +28,8 @@ class ToolResult:
         "_content",
         "_items",
         "_string",
-        "_texts",
         "_structured",
+        "_texts",
         "id",
         "is_error",
         "name",
@@ -41,7 +42,7 @@ class ToolResult:
     def __init__(
         self,
         name: str = "",
-        id: str = "",  # noqa: A002 - the provider's own word for it
+        id: str = "",
         content: Iterable[Mapping[str, Any]] = (),
         is_error: bool = False,
         structured_content: object = None,
@@ -77,7 +78,7 @@ class ToolResult:
         set_(self, "_texts", tuple(i.text for i in items if i.text.strip()) if plain else None)
 
     @classmethod
-    def from_mcp(cls, obj: object, *, id: str = "", name: str = "") -> ToolResult:  # noqa: A002
+    def from_mcp(cls, obj: object, *, id: str = "", name: str = "") -> ToolResult:
         """Build a result from an MCP ``CallToolResult``.
 
         ``obj`` is the camelCase JSON form (a mapping, optionally still wrapped in a
@@ -189,7 +190,7 @@ def _as_mapping(obj: object) -> Mapping[str, Any] | None:
     if callable(dump):  # pydantic models: every mcp version dumps camelCase by alias
         try:
             dumped = dump(by_alias=True, mode="json", exclude_none=True)
-        except Exception:  # noqa: BLE001 - an object that only looks like a model
+        except Exception:
             dumped = None
         if isinstance(dumped, Mapping):
             return dumped
@@ -220,9 +221,7 @@ def _camel(key: str) -> str:
 def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
     mapping = item if isinstance(item, Mapping) else _as_mapping(item)
     if mapping is None:
-        raise InvalidToolResult(
-            f"content[{index}] must be an object, not {type(item).__name__}"
-        )
+        raise InvalidToolResult(f"content[{index}] must be an object, not {type(item).__name__}")
     kind = mapping.get("type")
     if not isinstance(kind, str) or not kind:
         raise InvalidToolResult(f"content[{index}] has no string 'type'")

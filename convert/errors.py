@@ -45,9 +45,7 @@ class UnknownWire(ConvertError, ValueError):
     def __init__(self, wire: object, valid: Iterable[str]) -> None:
         valid = sorted(valid)
         hint = _closest(wire, valid)
-        super().__init__(
-            f"unknown wire {wire!r}{hint}; valid wires: {', '.join(valid)}"
-        )
+        super().__init__(f"unknown wire {wire!r}{hint}; valid wires: {', '.join(valid)}")
         self.wire = wire
 
 
@@ -65,9 +63,7 @@ class UnknownOption(ConvertError, TypeError):
     def __init__(self, name: str, valid: Iterable[str]) -> None:
         valid = sorted(valid)
         hint = _closest(name, valid)
-        super().__init__(
-            f"unknown option {name!r}{hint}; options: {', '.join(valid)}"
-        )
+        super().__init__(f"unknown option {name!r}{hint}; options: {', '.join(valid)}")
         self.option = name
 
 

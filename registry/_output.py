@@ -18,7 +18,9 @@ FORMATS = ("table", "json", "csv")
 def as_row(record: object, columns: Sequence[str] | None = None) -> dict[str, Any]:
     """Return a record (dataclass or mapping) as a flat row of JSON-ready values."""
     if is_dataclass(record) and not isinstance(record, type):
-        data = {f.name: getattr(record, f.name) for f in fields(record) if not f.name.startswith("_")}
+        data = {
+            f.name: getattr(record, f.name) for f in fields(record) if not f.name.startswith("_")
+        }
     elif isinstance(record, Mapping):
         data = dict(record)
     else:
@@ -43,7 +45,9 @@ def _plain(value: object) -> Any:
 def render(rows: Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[str]) -> str:
     """Return ``rows`` rendered in ``fmt`` (one of ``FORMATS``) with ``columns``."""
     if fmt == "json":
-        return json.dumps([{c: row.get(c) for c in columns} for row in rows], indent=2, ensure_ascii=False)
+        return json.dumps(
+            [{c: row.get(c) for c in columns} for row in rows], indent=2, ensure_ascii=False
+        )
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -53,8 +57,8 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[str]) 
         return out.getvalue().rstrip("\n")
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.upper().ljust(w) for c, w in zip(columns, widths)).rstrip()]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(line, widths)).rstrip() for line in cells]
+    lines = ["  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in cells]
     if not rows:
         lines.append("(none)")
     return "\n".join(lines)

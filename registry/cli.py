@@ -19,7 +19,6 @@ from importlib import metadata
 from typing import Any, TypeVar
 
 import click
-
 from toolwire.convert import WIRES, ToolResult, ToolwireError
 
 from . import db
@@ -35,12 +34,29 @@ ENGINE_COLUMNS = ("name", "provider", "family", "default_wire", "kind", "base_ur
 MODEL_COLUMNS = ("engine", "model_id", "wire", "note")
 RULE_COLUMNS = ("engine", "position", "match", "pattern", "wire", "claims", "note")
 CLAIM_COLUMNS = (
-    "engine", "subject_key", "capability", "value", "status", "evidence", "source",
-    "verified_at", "recorded_by", "recorded_at",
+    "engine",
+    "subject_key",
+    "capability",
+    "value",
+    "status",
+    "evidence",
+    "source",
+    "verified_at",
+    "recorded_by",
+    "recorded_at",
 )
 EVENT_COLUMNS = (
-    "occurred_at", "engine", "subject_key", "capability", "old_value", "old_status",
-    "new_value", "new_status", "new_evidence", "actor", "reason",
+    "occurred_at",
+    "engine",
+    "subject_key",
+    "capability",
+    "old_value",
+    "old_status",
+    "new_value",
+    "new_status",
+    "new_evidence",
+    "actor",
+    "reason",
 )
 
 
@@ -76,7 +92,9 @@ def _user_errors() -> Iterator[None]:
     except ToolwireError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+        raise click.ClickException(
+            f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+        ) from None
 
 
 def _pass_ctx(fn: F) -> F:
@@ -92,14 +110,21 @@ def _pass_ctx(fn: F) -> F:
 
 def _format_option(fn: F) -> F:
     return click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="table",
+        show_default=True,
         help="Output format.",
     )(fn)
 
 
 def _actor_option(fn: F) -> F:
     return click.option(
-        "--by", "actor", default=None, metavar="NAME",
+        "--by",
+        "actor",
+        default=None,
+        metavar="NAME",
         help="Who records this (default: $TOOLWIRE_USER or the login name).",
     )(fn)
 
@@ -115,7 +140,10 @@ def _emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", prog_name="toolwire")
 @click.option(
-    "--database-url", envvar="TOOLWIRE_DATABASE_URL", metavar="URL", default=None,
+    "--database-url",
+    envvar="TOOLWIRE_DATABASE_URL",
+    metavar="URL",
+    default=None,
     help="SQLAlchemy URL of the registry (env TOOLWIRE_DATABASE_URL; default: an SQLite "
     "file in your data directory, created and seeded on first use).",
 )
@@ -153,7 +181,9 @@ def db_current(obj: _Context) -> None:
     current = registry.schema_revision()
     head = db.head_revision()
     click.echo(f"database: {registry!r}")
-    click.echo(f"schema:   {current or 'empty'} (head {head}{', up to date' if current == head else ''})")
+    click.echo(
+        f"schema:   {current or 'empty'} (head {head}{', up to date' if current == head else ''})"
+    )
     if current == head:
         click.echo(f"data revision: {registry.revision()}")
 
@@ -212,7 +242,9 @@ def engine_show(obj: _Context, name: str, fmt: str) -> None:
 @click.argument("name")
 @click.option("--provider", required=True, help="Who runs it, e.g. 'Anthropic Messages'.")
 @click.option("--family", required=True, help="API family, e.g. anthropic, openai.")
-@click.option("--wire", "default_wire", required=True, type=click.Choice(WIRES), help="Default wire.")
+@click.option(
+    "--wire", "default_wire", required=True, type=click.Choice(WIRES), help="Default wire."
+)
 @click.option("--kind", required=True, type=click.Choice(ENGINE_KINDS), help="Kind of endpoint.")
 @click.option("--base-url", default=None, help="Endpoint URL.")
 @click.option("--response-tag", default=None, help="Hermes response tag (hermes wire).")
@@ -220,8 +252,9 @@ def engine_show(obj: _Context, name: str, fmt: str) -> None:
 @_actor_option
 @_format_option
 @_pass_ctx
-def engine_add(obj: _Context, name: str, default_wire: str, actor: str | None, fmt: str,
-               **fields: Any) -> None:
+def engine_add(
+    obj: _Context, name: str, default_wire: str, actor: str | None, fmt: str, **fields: Any
+) -> None:
     """Add an engine."""
     engine = obj.registry().add_engine(
         name, default_wire=default_wire, created_by=_actor(actor), **fields
@@ -259,12 +292,19 @@ def model_show(obj: _Context, engine: str, model: str, fmt: str) -> None:
     rules = [_rule_row(r) for r in snapshot.matching_rules(model)]
     claims = list(row.claims.values()) if row else []
     if fmt == "json":
-        data = {"engine": engine, "model": model, "recorded": row is not None,
-                "wire": row.wire if row else None, "claims": [as_row(c) for c in claims],
-                "matching_rules": rules}
+        data = {
+            "engine": engine,
+            "model": model,
+            "recorded": row is not None,
+            "wire": row.wire if row else None,
+            "claims": [as_row(c) for c in claims],
+            "matching_rules": rules,
+        }
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{engine} / {model}: " + ("recorded" if row else "not recorded (resolves by rules)"))
+    click.echo(
+        f"{engine} / {model}: " + ("recorded" if row else "not recorded (resolves by rules)")
+    )
     if row and row.wire:
         click.echo(f"wire override: {row.wire}")
     click.echo("\nmodel claims:")
@@ -276,13 +316,16 @@ def model_show(obj: _Context, engine: str, model: str, fmt: str) -> None:
 @model_group.command(name="add")
 @click.argument("engine")
 @click.argument("model")
-@click.option("--wire", type=click.Choice(WIRES), default=None, help="Wire override for this model.")
+@click.option(
+    "--wire", type=click.Choice(WIRES), default=None, help="Wire override for this model."
+)
 @click.option("--note", default="", help="Free text.")
 @_actor_option
 @_format_option
 @_pass_ctx
-def model_add(obj: _Context, engine: str, model: str, wire: str | None, note: str,
-              actor: str | None, fmt: str) -> None:
+def model_add(
+    obj: _Context, engine: str, model: str, wire: str | None, note: str, actor: str | None, fmt: str
+) -> None:
     """Record a model id on an engine."""
     row = obj.registry().add_model(engine, model, wire=wire, note=note, created_by=_actor(actor))
     _emit([row], fmt, MODEL_COLUMNS)
@@ -316,20 +359,39 @@ def rule_list(obj: _Context, engine: str, fmt: str) -> None:
 @rule_group.command(name="add")
 @click.argument("engine")
 @click.argument("pattern")
-@click.option("--regex/--exact", default=False, show_default=True,
-              help="PATTERN is a regex matched against the whole id (re.fullmatch), "
-              "or an exact id.")
+@click.option(
+    "--regex/--exact",
+    default=False,
+    show_default=True,
+    help="PATTERN is a regex matched against the whole id (re.fullmatch), or an exact id.",
+)
 @click.option("--wire", type=click.Choice(WIRES), default=None, help="Wire override for matches.")
 @click.option("--position", type=int, default=None, help="1-based position (default: last).")
 @click.option("--note", default="", help="Free text.")
 @_actor_option
 @_format_option
 @_pass_ctx
-def rule_add(obj: _Context, engine: str, pattern: str, regex: bool, wire: str | None,
-             position: int | None, note: str, actor: str | None, fmt: str) -> None:
+def rule_add(
+    obj: _Context,
+    engine: str,
+    pattern: str,
+    regex: bool,
+    wire: str | None,
+    position: int | None,
+    note: str,
+    actor: str | None,
+    fmt: str,
+) -> None:
     """Add a rule; give it claims with `toolwire claim set ENGINE CAP VALUE --rule N`."""
-    rule = obj.registry().add_rule(engine, pattern, regex=regex, wire=wire, position=position,
-                                   note=note, created_by=_actor(actor))
+    rule = obj.registry().add_rule(
+        engine,
+        pattern,
+        regex=regex,
+        wire=wire,
+        position=position,
+        note=note,
+        created_by=_actor(actor),
+    )
     _emit([_rule_row(rule)], fmt, RULE_COLUMNS)
 
 
@@ -347,26 +409,54 @@ def claim_group() -> None:
 @click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
 @click.option("--model", default=None, help="Claim for this model id (recorded if new).")
 @click.option("--rule", default=None, help="Claim for this rule (its position).")
-@click.option("--status", required=True, type=click.Choice(EVIDENCE_STATUSES),
-              help="Strength of the evidence.")
+@click.option(
+    "--status",
+    required=True,
+    type=click.Choice(EVIDENCE_STATUSES),
+    help="Strength of the evidence.",
+)
 @click.option("--evidence", required=True, help="What supports the claim, one sentence.")
 @click.option("--source", default=None, help="URL, test name or ticket behind the evidence.")
-@click.option("--verified-at", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="When the evidence was checked (YYYY-MM-DD).")
+@click.option(
+    "--verified-at",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="When the evidence was checked (YYYY-MM-DD).",
+)
 @click.option("--reason", default=None, help="Why this changes (kept in the history).")
 @_actor_option
 @_format_option
 @_pass_ctx
-def claim_set(obj: _Context, engine: str, capability: str, value: str, model: str | None,
-              rule: str | None, status: str, evidence: str, source: str | None,
-              verified_at: Any, reason: str | None, actor: str | None, fmt: str) -> None:
+def claim_set(
+    obj: _Context,
+    engine: str,
+    capability: str,
+    value: str,
+    model: str | None,
+    rule: str | None,
+    status: str,
+    evidence: str,
+    source: str | None,
+    verified_at: Any,
+    reason: str | None,
+    actor: str | None,
+    fmt: str,
+) -> None:
     """Set CAPABILITY to true or false on ENGINE (or one of its models or rules)."""
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
     when: date | None = verified_at.date() if verified_at is not None else None
     claim = obj.registry().set_claim(
-        engine, capability, value.lower() == "true", model=model, rule=rule, status=status,
-        evidence=evidence, source=source, verified_at=when, recorded_by=_actor(actor),
+        engine,
+        capability,
+        value.lower() == "true",
+        model=model,
+        rule=rule,
+        status=status,
+        evidence=evidence,
+        source=source,
+        verified_at=when,
+        recorded_by=_actor(actor),
         reason=reason,
     )
     _emit([claim], fmt, CLAIM_COLUMNS)
@@ -378,8 +468,9 @@ def claim_set(obj: _Context, engine: str, capability: str, value: str, model: st
 @click.option("--capability", default=None, help="Only this capability.")
 @_format_option
 @_pass_ctx
-def claim_history(obj: _Context, engine: str, model: str | None, capability: str | None,
-                  fmt: str) -> None:
+def claim_history(
+    obj: _Context, engine: str, model: str | None, capability: str | None, fmt: str
+) -> None:
     """Show every change to an engine's claims, oldest first."""
     events = obj.registry().claim_history(engine, model=model, capability=capability)
     _emit(events, fmt, EVENT_COLUMNS)
@@ -389,38 +480,69 @@ def claim_history(obj: _Context, engine: str, model: str | None, capability: str
 
 
 @main.command(name="audit")
-@click.option("--status", type=click.Choice(EVIDENCE_STATUSES), default=None,
-              help="Only claims with this evidence status.")
+@click.option(
+    "--status",
+    type=click.Choice(EVIDENCE_STATUSES),
+    default=None,
+    help="Only claims with this evidence status.",
+)
 @click.option("--capability", default=None, help="Only this capability.")
 @click.option("--engine", default=None, help="Only this engine.")
-@click.option("--enabling", is_flag=True,
-              help="Only native-media claims that enable something on evidence weaker "
-              "than live-verified.")
-@click.option("--stale-days", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Only claims not verified in the last N days (or never).")
+@click.option(
+    "--enabling",
+    is_flag=True,
+    help="Only native-media claims that enable something on evidence weaker than live-verified.",
+)
+@click.option(
+    "--stale-days",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Only claims not verified in the last N days (or never).",
+)
 @_format_option
 @_pass_ctx
-def audit(obj: _Context, status: str | None, capability: str | None, engine: str | None,
-          enabling: bool, stale_days: int | None, fmt: str) -> None:
+def audit(
+    obj: _Context,
+    status: str | None,
+    capability: str | None,
+    engine: str | None,
+    enabling: bool,
+    stale_days: int | None,
+    fmt: str,
+) -> None:
     """List claims by evidence: what is live-verified, what rests on weaker evidence."""
-    claims = obj.registry().audit(status=status, capability=capability, engine=engine,
-                                  enabling=enabling, stale_days=stale_days)
+    claims = obj.registry().audit(
+        status=status,
+        capability=capability,
+        engine=engine,
+        enabling=enabling,
+        stale_days=stale_days,
+    )
     _emit(claims, fmt, CLAIM_COLUMNS)
 
 
 # -- resolve and format ----------------------------------------------------------------
 
 
-def _resolution(obj: _Context, engine: str, model: str, wire: str | None,
-                min_evidence: str | None) -> Resolution:
+def _resolution(
+    obj: _Context, engine: str, model: str, wire: str | None, min_evidence: str | None
+) -> Resolution:
     return Resolver(obj.registry()).resolve(engine, model, wire=wire, min_evidence=min_evidence)
 
 
-_wire_option = click.option("--wire", type=click.Choice(WIRES), default=None,
-                            help="Force this wire instead of the engine's/model's.")
+_wire_option = click.option(
+    "--wire",
+    type=click.Choice(WIRES),
+    default=None,
+    help="Force this wire instead of the engine's/model's.",
+)
 _evidence_option = click.option(
-    "--min-evidence", type=click.Choice(EVIDENCE_STATUSES), default=None,
-    help="Treat claims weaker than this as absent (e.g. live-verified).")
+    "--min-evidence",
+    type=click.Choice(EVIDENCE_STATUSES),
+    default=None,
+    help="Treat claims weaker than this as absent (e.g. live-verified).",
+)
 
 
 @main.command(name="resolve")
@@ -429,11 +551,24 @@ _evidence_option = click.option(
 @_wire_option
 @_evidence_option
 @click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
 @_pass_ctx
-def resolve_command(obj: _Context, engine: str, model: str, wire: str | None,
-                    min_evidence: str | None, explain: bool, fmt: str) -> None:
+def resolve_command(
+    obj: _Context,
+    engine: str,
+    model: str,
+    wire: str | None,
+    min_evidence: str | None,
+    explain: bool,
+    fmt: str,
+) -> None:
     """Show the wire and converter options MODEL on ENGINE gets."""
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     if fmt == "json":
@@ -460,8 +595,16 @@ def resolve_command(obj: _Context, engine: str, model: str, wire: str | None,
 @click.option("--id", "call_id", default="", help="Call id for a single result without one.")
 @click.option("--name", default="", help="Tool name for a single result without one.")
 @_pass_ctx
-def format_command(obj: _Context, engine: str, model: str, file: Any, wire: str | None,
-                   min_evidence: str | None, call_id: str, name: str) -> None:
+def format_command(
+    obj: _Context,
+    engine: str,
+    model: str,
+    file: Any,
+    wire: str | None,
+    min_evidence: str | None,
+    call_id: str,
+    name: str,
+) -> None:
     """Print FILE (an MCP CallToolResult as JSON, or a list of them; - for stdin) as MODEL's wire payload.
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
@@ -491,9 +634,13 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
             raise click.ClickException(f"{where}: expected an object, not {type(entry).__name__}")
         body = entry.get("result", entry)
         try:
-            results.append(ToolResult.from_mcp(
-                body, id=str(entry.get("id", call_id) or ""), name=str(entry.get("name", name) or ""),
-            ))
+            results.append(
+                ToolResult.from_mcp(
+                    body,
+                    id=str(entry.get("id", call_id) or ""),
+                    name=str(entry.get("name", name) or ""),
+                )
+            )
         except ToolwireError as exc:
             raise click.ClickException(f"{where}: {exc}") from None
     return results

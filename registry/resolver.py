@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from toolwire.convert import WIRES, ToolResult, carries_native, format_tool_results, native_needs_vision
+from toolwire.convert import (
+    KINDS,
+    WIRES,
+    ToolResult,
+    carries_native,
+    format_tool_results,
+    native_needs_vision,
+)
 
 from ._validate import model_id as check_model_id
 from .errors import InvalidStatus, InvalidWire
@@ -92,6 +99,8 @@ class Resolution:
     trace: Mapping[str, FlagTrace]
     min_evidence: str | None
     revision: int
+    #: evidence status of each native form the wire in force has (kind -> status)
+    native_forms: Mapping[str, str]
 
     def format(self, results: Iterable[ToolResult]) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options."""
@@ -107,6 +116,7 @@ class Resolution:
             "options": dict(self.options),
             "capabilities": dict(self.capabilities),
             "min_evidence": self.min_evidence,
+            "native_forms": dict(self.native_forms),
             "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},
         }
 
@@ -129,6 +139,9 @@ class Resolution:
             lines.append(f"  {entry.flag:<19} {state}  {why}")
             if entry.cleared_by:
                 lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
+        if self.native_forms:
+            forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
+            lines.append(f"native forms on the {self.wire} wire: {forms}")
         options = ", ".join(f"{k}={_show(v)}" for k, v in self.options.items()) or "(none)"
         lines.append(f"converter options: {options}")
         return "\n".join(lines)
@@ -257,26 +270,20 @@ def _decide(
     model = snapshot.models.get(model_id)
     rules = snapshot.matching_rules(model_id)
     wire, wire_from = _wire(snapshot, model, rules, forced)
-    floor = evidence_rank(min_evidence) if min_evidence else None
+    policy = _Policy(min_evidence)
 
     trace: dict[str, FlagTrace] = {}
     for flag in FLAGS:  # image_input and source_blocks: the claim under the policy
         claim, decided_by = _claim(flag, snapshot, model, rules)
-        value, cleared = bool(claim and claim.value), None
-        if value and floor is not None and evidence_rank(claim.status) < floor:  # type: ignore[union-attr]
-            value, cleared = False, f"evidence {claim.status} is weaker than {min_evidence}"  # type: ignore[union-attr]
         claimed = None if claim is None else claim.value
+        value, cleared = bool(claimed), None
+        if claim is not None and value and policy.rejects(claim.status):
+            value, cleared = False, f"evidence {claim.status} is weaker than {min_evidence}"
         trace[flag] = FlagTrace(flag, value, claimed, decided_by, claim, cleared)
-    image_input = trace["image_input"].value
+    facts = (trace["image_input"].value, trace["source_blocks"].value)
     for flag, kind in _KIND.items():  # then the wire in force clears native media
         entry = trace[flag]
-        if not entry.value:
-            continue
-        cleared = _wire_clears(wire, kind, image_input, floor, min_evidence, forms)
-        if cleared is None and kind == "pdf" and wire == "anthropic":
-            if not trace["source_blocks"].value:
-                cleared = "on the anthropic wire a PDF is a document source block: needs source_blocks"
-        if cleared is not None:
+        if entry.value and (cleared := _wire_clears(wire, kind, *facts, policy)) is not None:
             trace[flag] = FlagTrace(
                 flag, False, entry.claimed, entry.decided_by, entry.claim, cleared
             )
@@ -291,6 +298,13 @@ def _decide(
         trace=MappingProxyType(trace),
         min_evidence=min_evidence,
         revision=snapshot.revision,
+        native_forms=MappingProxyType(
+            {
+                kind: forms.get((wire, kind), "unverified")
+                for kind in KINDS
+                if carries_native(wire, kind)
+            }
+        ),
     )
 
 
@@ -324,27 +338,39 @@ def _rule_label(rule: Rule) -> str:
     return f"rule #{rule.position} {rule.match} {rule.pattern!r}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Policy:
+    """The evidence policy: claims weaker than ``min_evidence`` count as absent.
+
+    The native forms' own evidence (``wire_form``) is not part of it: a claim that
+    an endpoint carries images or PDFs is itself evidence about that form there.
+    """
+
+    min_evidence: str | None
+
+    def rejects(self, status: str) -> bool:
+        """Return True when evidence of ``status`` is too weak for the policy."""
+        return self.min_evidence is not None and evidence_rank(status) < evidence_rank(
+            self.min_evidence
+        )
+
+
 def _wire_clears(
-    wire: str,
-    kind: str,
-    image_input: bool,
-    floor: int | None,
-    min_evidence: str | None,
-    forms: Mapping[tuple[str, str], str],
+    wire: str, kind: str, image_input: bool, source_blocks: bool, policy: _Policy
 ) -> str | None:
     """Return why the wire in force clears a native-media flag, or None."""
     if not carries_native(wire, kind):
         return f"the {wire} wire has no native {kind} form (carries_native is false)"
     if native_needs_vision(wire, kind) and not image_input:
         return f"a native {kind} on the {wire} wire needs image_input (native_needs_vision)"
-    if floor is not None:
-        status = forms.get((wire, kind), "unverified")
-        if evidence_rank(status) < floor:
-            return f"the {wire} native {kind} form is {status}, weaker than {min_evidence}"
+    if kind == "pdf" and wire == "anthropic" and not source_blocks:
+        return "a PDF on the anthropic wire is a document source block: needs source_blocks"
     return None
 
 
-def _options(wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot) -> dict[str, Any]:
+def _options(
+    wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot
+) -> dict[str, Any]:
     """Return the converter options the wire reads."""
     options: dict[str, Any] = {}
     if carries_native(wire, "image") or carries_native(wire, "pdf"):

@@ -27,8 +27,7 @@ UNSET: Any = None
 # (wire, image_input, native_pdf, source_blocks, response_tag) -> (block, options).
 # Callers repeat the same few combinations, so a call costs one dictionary lookup.
 _PLANS: dict[tuple[object, ...], Plan] = {
-    (name, UNSET, UNSET, UNSET, UNSET): (wire.block, wire.defaults)
-    for name, wire in TABLE.items()
+    (name, UNSET, UNSET, UNSET, UNSET): (wire.block, wire.defaults) for name, wire in TABLE.items()
 }
 _PLANS_MAX = 1024
 
@@ -57,7 +56,9 @@ def plan(
     if spec is None:
         raise UnknownWire(wire, TABLE)
     given = dict(unknown or {})
-    for name, value in zip(("image_input", "native_pdf", "source_blocks", "response_tag"), key[1:]):
+    for name, value in zip(
+        ("image_input", "native_pdf", "source_blocks", "response_tag"), key[1:], strict=True
+    ):
         if value is not UNSET:
             given[name] = value
     found = (spec.block, resolve_options(spec, given))
