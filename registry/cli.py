@@ -408,7 +408,12 @@ def claim_group() -> None:
 @click.argument("capability")
 @click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
 @click.option("--model", default=None, help="Claim for this model id (recorded if new).")
-@click.option("--rule", default=None, help="Claim for this rule (its position).")
+@click.option(
+    "--rule",
+    default=None,
+    metavar="N|PATTERN",
+    help="Claim for this rule: its position (as `rule list` shows it) or its pattern.",
+)
 @click.option(
     "--status",
     required=True,
@@ -446,12 +451,13 @@ def claim_set(
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
     when: date | None = verified_at.date() if verified_at is not None else None
-    claim = obj.registry().set_claim(
+    registry = obj.registry()
+    claim = registry.set_claim(
         engine,
         capability,
         value.lower() == "true",
         model=model,
-        rule=rule,
+        rule=_rule_ref(registry, engine, rule),
         status=status,
         evidence=evidence,
         source=source,
@@ -460,6 +466,20 @@ def claim_set(
         reason=reason,
     )
     _emit([claim], fmt, CLAIM_COLUMNS)
+
+
+def _rule_ref(registry: Registry, engine: str, rule: str | None) -> int | str | None:
+    """Return the rule id of a position given on the command line, else the pattern.
+
+    The store takes a rule id or a pattern; operators see positions (``rule list``).
+    """
+    if rule is None or not (rule.isascii() and rule.isdigit()):
+        return rule
+    position = int(rule)
+    for found in registry.rules(engine):
+        if found.position == position:
+            return found.id
+    raise click.ClickException(f"engine {engine!r} has no rule at position {position}")
 
 
 @claim_group.command(name="history")
