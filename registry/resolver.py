@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from toolwire.convert import (
     KINDS,
@@ -397,7 +397,10 @@ def _resolver_for(registry: Registry | None) -> Resolver:
         if registry is not None:
             resolver = _resolvers.get(registry)
             if resolver is None:
-                resolver = _resolvers[registry] = Resolver(registry)
+                # The resolver holds the registry through a weak proxy: a strong
+                # reference from the value would keep the weak key alive forever.
+                proxy = cast(Registry, weakref.proxy(registry))
+                resolver = _resolvers[registry] = Resolver(proxy)
             return resolver
         if _default is None:
             _default = Resolver(Registry())
