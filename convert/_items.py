@@ -45,7 +45,7 @@ class Item:
         kind: int,
         text: str,
         *,
-        data: str | None = None,
+        data: str = "",
         mime: str = "",
         uri: str = "",
         size: int = 0,

@@ -38,6 +38,11 @@ class ToolResult:
     name: str
     id: str
     is_error: bool
+    _content: tuple[Mapping[str, Any], ...]
+    _items: tuple[_items.Item, ...]
+    _string: str  # the string form, computed once
+    _texts: tuple[str, ...] | None  # the non-blank texts when every item is plain text
+    _structured: tuple[Any, str | None]  # (frozen structured content, its canonical JSON)
 
     def __init__(
         self,
@@ -68,10 +73,8 @@ class ToolResult:
         set_(self, "_content", frozen)
         set_(self, "_items", items)
         set_(self, "_structured", (freeze(structured_content), structured_json))
-        if items:
-            string = "\n".join(item.text for item in items)
-        else:
-            string = structured_json or ""
+        # The string form; empty content sends the structured content as JSON, or "".
+        string = "\n".join(item.text for item in items) if items else structured_json or ""
         set_(self, "_string", string)
         # Fast path for the common all-text result: the non-blank texts, else None.
         plain = all(item.kind == _items.TEXT and item.cache_control is None for item in items)

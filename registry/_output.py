@@ -58,7 +58,9 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[str]) 
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in cells]
+    lines += [
+        "  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in cells
+    ]
     if not rows:
         lines.append("(none)")
     return "\n".join(lines)

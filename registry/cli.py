@@ -625,7 +625,9 @@ def format_command(
     call_id: str,
     name: str,
 ) -> None:
-    """Print FILE (an MCP CallToolResult as JSON, or a list of them; - for stdin) as MODEL's wire payload.
+    """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
+
+    FILE holds an MCP CallToolResult, or a list of them.
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").

@@ -62,9 +62,6 @@ def plan(
         if value is not UNSET:
             given[name] = value
     found = (spec.block, resolve_options(spec, given))
-    if len(_PLANS) < _PLANS_MAX:
-        try:
-            _PLANS[key] = found
-        except TypeError:  # an unhashable value that still resolved (e.g. 1.0): not cached
-            pass
+    if len(_PLANS) < _PLANS_MAX:  # every value resolved is a bool or a str: hashable
+        _PLANS[key] = found
     return found

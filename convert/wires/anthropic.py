@@ -43,14 +43,18 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``tool_result`` block for ``result``."""
     texts = result._texts
     if texts:  # all plain text: nothing depends on the options (a loop beats a comprehension)
-        blocks = []
+        texts_out: list[dict[str, Any]] = []
         for text in texts:
-            blocks.append({"type": "text", "text": text})
-        out = {"type": "tool_result", "tool_use_id": result.id, "content": blocks}
+            texts_out.append({"type": "text", "text": text})
+        fast: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": result.id,
+            "content": texts_out,
+        }
         if result.is_error:
-            out["is_error"] = True
-        return out
-    blocks = []
+            fast["is_error"] = True
+        return fast
+    blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
         if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
@@ -66,7 +70,10 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
             continue
-        native = {"type": "image" if kind == IMAGE else "document", "source": source}
+        native: dict[str, Any] = {
+            "type": "image" if kind == IMAGE else "document",
+            "source": source,
+        }
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)
         blocks.append(native)
