@@ -1,0 +1,341 @@
+"""Property tests: any MCP content array converts on every wire to blocks the SDKs accept."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from convert_checks import (
+    WIRES,
+    assert_no_payload,
+    check_block,
+    check_envelope,
+    split_hermes,
+)
+from convert_samples import GIF, JPEG, PDF, PNG, PNG_BIG, WAV, WEBP, WEBP_LOSSY, ZIP, b64
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolwire.convert import ToolResult, format_tool_results
+
+SETTINGS = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+FILES = [PNG, PNG_BIG, JPEG, GIF, WEBP, WEBP_LOSSY, PDF, WAV, ZIP]
+MIMES = [
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "image/bmp",
+    "application/pdf",
+    "application/octet-stream",
+    "application/zip",
+    "audio/wav",
+    "text/plain",
+    "text/csv",
+    "text/html; charset=utf-8",
+    "",
+]
+URIS = [
+    "file:///docs/report.pdf",
+    "file:///docs/My%20Report",
+    "https://example.com/a/b.pdf?x=1",
+    "urn:uuid:1234",
+    "data:application/pdf;base64,JVBERi0=",
+    "",
+    "file:///docs/a%2F..%00b",
+    "s3://bucket/" + "x" * 200,
+    "relative/name.PDF",
+]
+
+texts = st.text(max_size=40) | st.sampled_from(
+    ["", " ", "\n\t", "\u00e9\u00e8 \U0001f600", "</tool_response>"]
+)
+
+
+def _whitespace_broken(data: str, cuts: list[int], spaces: list[str]) -> str:
+    out = data
+    for cut, space in zip(sorted(cuts, reverse=True), spaces, strict=False):
+        out = out[:cut] + space + out[cut:]
+    return out
+
+
+@st.composite
+def payloads(draw: st.DrawFn, prefer: bytes | None = None) -> Any:
+    """A base64 payload: real files, random bytes, broken forms and non-strings."""
+    files = st.sampled_from(FILES) | st.binary(max_size=48)
+    raw = draw(files if prefer is None else st.just(prefer) | files)
+    data = b64(raw)
+    form = draw(
+        st.sampled_from(["clean", "clean", "unpadded", "spaced", "garbage", "odd", "other"])
+    )
+    if form == "unpadded":
+        return data.rstrip("=")
+    if form == "spaced":
+        cuts = draw(st.lists(st.integers(0, len(data)), max_size=4))
+        spaces = draw(st.lists(st.sampled_from([" ", "\n", "\r\n", "\t"]), min_size=4, max_size=4))
+        return _whitespace_broken(data, cuts, spaces)
+    if form == "garbage":
+        return draw(st.text(max_size=30))
+    if form == "odd":
+        return data + draw(st.sampled_from(["A", "=", "===", "-_", "\u00e9"]))
+    if form == "other":
+        return draw(st.sampled_from([None, 12, ["QUJD"], {"x": 1}]))
+    return data
+
+
+def _optional(fields: dict[str, Any], key: str, value: Any, present: bool) -> dict[str, Any]:
+    if present:
+        fields[key] = value
+    return fields
+
+
+cache_controls = st.sampled_from(
+    [None, {"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}, {"type": "other"}, "x"]
+)
+
+
+@st.composite
+def text_items(draw: st.DrawFn) -> dict[str, Any]:
+    item: dict[str, Any] = {"type": "text", "text": draw(texts)}
+    control = draw(cache_controls)
+    if control is not None:
+        item["cache_control"] = control
+    if draw(st.booleans()):
+        item["annotations"] = {"audience": ["user"]}
+    return item
+
+
+@st.composite
+def media_items(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["image", "image", "audio"]))
+    item = {"type": kind, "data": draw(payloads(draw(st.sampled_from([PNG, JPEG, GIF, WEBP]))))}
+    return _optional(item, "mimeType", draw(st.sampled_from(MIMES)), draw(st.booleans()))
+
+
+@st.composite
+def resource_items(draw: st.DrawFn) -> dict[str, Any]:
+    resource: dict[str, Any] = {"uri": draw(st.sampled_from(URIS))}
+    _optional(resource, "mimeType", draw(st.sampled_from(MIMES)), draw(st.booleans()))
+    if draw(st.booleans()):
+        resource["text"] = draw(texts)
+    elif draw(st.booleans()) and resource.get("mimeType", "").startswith("text/"):
+        resource["blob"] = b64(draw(st.text(max_size=30)).encode())
+    else:
+        resource["blob"] = draw(payloads())
+    return {"type": "resource", "resource": resource}
+
+
+@st.composite
+def pdf_items(draw: st.DrawFn) -> dict[str, Any]:
+    resource = {
+        "uri": draw(st.sampled_from(URIS)),
+        "mimeType": "application/pdf",
+        "blob": draw(payloads(prefer=PDF)),
+    }
+    return {"type": "resource", "resource": resource}
+
+
+@st.composite
+def link_items(draw: st.DrawFn) -> dict[str, Any]:
+    item: dict[str, Any] = {"type": "resource_link", "uri": draw(st.sampled_from(URIS))}
+    _optional(item, "name", draw(texts), draw(st.booleans()))
+    return _optional(item, "title", draw(texts), draw(st.booleans()))
+
+
+@st.composite
+def document_items(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["text", "content", "content-string", "base64", "url", "bad"]))
+    source: Any
+    if kind == "text":
+        source = {
+            "type": "text",
+            "media_type": draw(st.sampled_from(["text/plain", "text/csv"])),
+            "data": draw(texts),
+        }
+    elif kind == "content":
+        inner = draw(st.lists(text_items() | native_image_items() | st.just("junk"), max_size=3))
+        source = {"type": "content", "content": inner}
+    elif kind == "content-string":
+        source = {"type": "content", "content": draw(texts)}
+    elif kind == "base64":
+        source = {"type": "base64", "media_type": "application/pdf", "data": draw(payloads(PDF))}
+    elif kind == "url":
+        source = {"type": "url", "url": draw(st.sampled_from(["https://x/a.pdf", ""]))}
+    else:
+        source = draw(st.sampled_from([None, "text", {"type": "file", "file_id": "f"}]))
+    item: dict[str, Any] = {"type": "document", "source": source}
+    _optional(item, "title", draw(texts), draw(st.booleans()))
+    _optional(item, "context", draw(texts), draw(st.booleans()))
+    _optional(
+        item,
+        "citations",
+        draw(st.sampled_from([{"enabled": True}, {"enabled": "x"}])),
+        draw(st.booleans()),
+    )
+    return _optional(item, "cache_control", draw(cache_controls), draw(st.booleans()))
+
+
+@st.composite
+def native_image_items(draw: st.DrawFn) -> dict[str, Any]:
+    if draw(st.booleans()):
+        source: Any = {
+            "type": "base64",
+            "media_type": draw(st.sampled_from(MIMES)),
+            "data": draw(payloads()),
+        }
+    else:
+        source = {"type": "url", "url": draw(st.sampled_from(["https://x/a.png", "", None]))}
+    item: dict[str, Any] = {"type": "image", "source": source}
+    return _optional(item, "cache_control", draw(cache_controls), draw(st.booleans()))
+
+
+@st.composite
+def search_items(draw: st.DrawFn) -> dict[str, Any]:
+    inner = text_items() | st.just({"type": "image"}) | st.just({"type": "text", "text": "found"})
+    content = draw(st.lists(inner, min_size=1, max_size=3) | st.just("x"))
+    content = [{"type": "text", "text": "found"}] if draw(st.booleans()) else content
+    item: dict[str, Any] = {"type": "search_result", "content": content}
+    _optional(item, "title", draw(st.just("Title") | texts), draw(st.integers(0, 4)) > 0)
+    sources = st.just("https://x/s") | st.sampled_from(["", 3])
+    _optional(item, "source", draw(sources), draw(st.integers(0, 4)) > 0)
+    return _optional(item, "citations", {"enabled": draw(st.booleans())}, draw(st.booleans()))
+
+
+unknown_items = st.builds(
+    lambda kind, extra: {"type": kind, **extra},
+    st.text(min_size=1, max_size=12)
+    | st.sampled_from(["video", "tool_use", "text", "image", "resource"]),
+    st.dictionaries(
+        st.sampled_from(["data", "text", "uri", "source"]), st.none() | texts, max_size=2
+    ),
+)
+
+items = st.one_of(
+    text_items(),
+    media_items(),
+    resource_items(),
+    pdf_items(),
+    link_items(),
+    document_items(),
+    native_image_items(),
+    search_items(),
+    unknown_items,
+)
+
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | texts
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
+    max_leaves=8,
+)
+structured = st.none() | st.dictionaries(texts, json_values, max_size=4) | json_values
+
+options = st.fixed_dictionaries(
+    {},
+    optional={
+        "image_input": st.booleans(),
+        "native_pdf": st.booleans(),
+        "source_blocks": st.booleans(),
+        "response_tag": st.sampled_from(["tool_response", "fn_response", "r.v-1"]),
+    },
+)
+
+results = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["get_weather", "", "n\u00e9"]),
+        "id": st.sampled_from(["call_1", "", "toolu_01"]),
+        "content": st.lists(items, max_size=6),
+        "is_error": st.booleans(),
+        "structured_content": structured,
+    }
+)
+
+
+def _payloads_in(value: Any) -> list[str]:
+    """Return every string in ``value`` that sits where a base64 payload goes."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("data", "blob") and isinstance(item, str):
+                found.append(item)
+            else:
+                found.extend(_payloads_in(item))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(_payloads_in(item))
+    return found
+
+
+def _without_text_blobs(content: list[Any]) -> list[str]:
+    """Payloads of the input, less text/* blobs (whose decoded text is meant to show)."""
+    payloads_ = []
+    for item in content:
+        resource = item.get("resource") if isinstance(item, dict) else None
+        if isinstance(resource, dict) and str(resource.get("mimeType", "")).startswith("text/"):
+            continue
+        payloads_.extend(_payloads_in(item))
+    return payloads_
+
+
+@SETTINGS
+@given(fields=results, opts=options)
+def test_every_wire_emits_valid_blocks(fields: dict[str, Any], opts: dict[str, Any]) -> None:
+    result = ToolResult(**fields)
+    again = ToolResult(**json.loads(json.dumps(fields)))
+    payloads_ = _without_text_blobs(fields["content"])
+    for wire in WIRES:
+        block = result.to(wire, **opts)
+        check_block(wire, block, opts)
+        assert_no_payload(wire, block, payloads_)
+        assert result.to(wire, **opts) == block
+        assert again.to(wire, **opts) == block
+        check_envelope(wire, format_tool_results(wire, [result, again], **opts), 2, opts)
+
+
+@SETTINGS
+@given(fields=results)
+def test_string_wires_agree_on_the_string_form(fields: dict[str, Any]) -> None:
+    result = ToolResult(**fields)
+    string = result.to("openai")["content"]
+    assert result.to("ollama")["content"] == string
+    assert split_hermes(result.to("hermes"))["content"] == string
+    assert result.to("responses")["output"] == string
+    if fields["structured_content"] is None:
+        assert result.to("gemini")["functionResponse"]["response"] == {"result": string}
+    if not fields["content"]:
+        expected = (
+            ""
+            if fields["structured_content"] is None
+            else json.dumps(
+                fields["structured_content"],
+                sort_keys=True,
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+        )
+        assert string == expected
+    else:
+        assert string.count("\n") >= len(fields["content"]) - 1
+
+
+@SETTINGS
+@given(fields=results)
+def test_native_media_only_where_asked(fields: dict[str, Any]) -> None:
+    result = ToolResult(**fields)
+    plain = {"image_input": False, "native_pdf": False}
+    assert isinstance(result.to("responses", **plain)["output"], str)
+    assert "parts" not in result.to("gemini", **plain)["functionResponse"]
+    anthropic = json.dumps(result.to("anthropic", image_input=False, native_pdf=False))
+    assert '"type": "base64"' not in anthropic
+    for wire in ("openai", "ollama", "hermes"):
+        assert result.to(wire, image_input=True, native_pdf=True) == result.to(wire)
