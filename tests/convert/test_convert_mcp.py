@@ -1,0 +1,236 @@
+"""ToolResult.from_mcp with the real ``mcp`` package (1.x or 2.x) and its JSON forms."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from typing import Any
+
+import pytest
+from convert_samples import GIF_B64, PDF, PDF_B64, PNG, PNG_B64, WAV, WAV_B64, b64
+from toolwire.convert import WIRES, InvalidToolResult, ToolResult
+
+mt = pytest.importorskip("mcp.types")
+MCP_MAJOR = int(importlib.metadata.version("mcp").split(".")[0])
+HAS_RESOURCE_LINK = hasattr(mt, "ResourceLink")
+
+
+def _mime(value: str) -> dict[str, str]:
+    """The MIME keyword as this mcp version spells it (2.x: snake_case fields)."""
+    return {"mime_type" if MCP_MAJOR >= 2 else "mimeType": value}
+
+
+def _result_fields(structured: Any, is_error: bool) -> dict[str, Any]:
+    if MCP_MAJOR >= 2:
+        return {"structured_content": structured, "is_error": is_error}
+    return {"structuredContent": structured, "isError": is_error}
+
+
+def build_call_tool_result() -> Any:
+    """Build a CallToolResult with every content type, by keyword."""
+    content = [
+        mt.TextContent(type="text", text="Sunny, 22\u00b0C"),
+        mt.ImageContent(type="image", data=PNG_B64, **_mime("image/png")),
+        mt.AudioContent(type="audio", data=WAV_B64, **_mime("audio/wav")),
+        mt.EmbeddedResource(
+            type="resource",
+            resource=mt.TextResourceContents(
+                uri="file:///notes.md", text="# Notes", **_mime("text/markdown")
+            ),
+        ),
+        mt.EmbeddedResource(
+            type="resource",
+            resource=mt.BlobResourceContents(
+                uri="file:///docs/report.pdf", blob=PDF_B64, **_mime("application/pdf")
+            ),
+        ),
+    ]
+    if HAS_RESOURCE_LINK:
+        content.append(
+            mt.ResourceLink(
+                type="resource_link", name="data.csv", uri="file:///data.csv", **_mime("text/csv")
+            )
+        )
+    return mt.CallToolResult(content=content, **_result_fields({"temp": 22}, True))
+
+
+CAMEL_JSON: dict[str, Any] = {
+    "content": [
+        {"type": "text", "text": "Sunny, 22\u00b0C"},
+        {"type": "image", "data": PNG_B64, "mimeType": "image/png"},
+        {"type": "audio", "data": WAV_B64, "mimeType": "audio/wav"},
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///notes.md", "mimeType": "text/markdown", "text": "# Notes"},
+        },
+        {
+            "type": "resource",
+            "resource": {
+                "uri": "file:///docs/report.pdf",
+                "mimeType": "application/pdf",
+                "blob": PDF_B64,
+            },
+        },
+    ],
+    "structuredContent": {"temp": 22},
+    "isError": True,
+}
+if HAS_RESOURCE_LINK:
+    CAMEL_JSON["content"].append(
+        {
+            "type": "resource_link",
+            "name": "data.csv",
+            "uri": "file:///data.csv",
+            "mimeType": "text/csv",
+        }
+    )
+
+EXPECTED_STRING = "\n".join(
+    [
+        "Sunny, 22\u00b0C",
+        f"[image] image/png ({len(PNG)} bytes)",
+        f"[audio] audio/wav ({len(WAV)} bytes)",
+        "# Notes",
+        f"[resource] application/pdf <file:///docs/report.pdf> ({len(PDF)} bytes)",
+        *(["[resource_link] data.csv <file:///data.csv>"] if HAS_RESOURCE_LINK else []),
+    ]
+)
+
+
+def blocks(result: ToolResult) -> dict[str, Any]:
+    options = {"image_input": True, "native_pdf": True}
+    return {wire: result.to(wire, **options) for wire in WIRES}
+
+
+def test_object_converts_like_its_json_form() -> None:
+    obj = build_call_tool_result()
+    result = ToolResult.from_mcp(obj, id="call_1", name="weather")
+    assert result.is_error is True
+    assert result.structured_content == {"temp": 22}
+    assert result.to("openai")["content"] == EXPECTED_STRING
+    assert result == ToolResult.from_mcp(CAMEL_JSON, id="call_1", name="weather")
+    dumped = obj.model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert result == ToolResult.from_mcp(dumped, id="call_1", name="weather")
+    # The full dump (nulls included) is the same result on every wire.
+    full = ToolResult.from_mcp(
+        obj.model_dump(by_alias=True, mode="json"), id="call_1", name="weather"
+    )
+    assert blocks(full) == blocks(result)
+
+
+def test_object_built_from_camel_case_json_works_on_any_mcp_version() -> None:
+    obj = mt.CallToolResult.model_validate(CAMEL_JSON)
+    assert ToolResult.from_mcp(obj) == ToolResult.from_mcp(CAMEL_JSON)
+
+
+def test_native_media_from_an_mcp_object() -> None:
+    result = ToolResult.from_mcp(build_call_tool_result(), id="c")
+    content = result.to("anthropic", image_input=True)["content"]
+    assert [block["type"] for block in content[:5]] == [
+        "text",
+        "image",
+        "text",
+        "document",
+        "document",
+    ]
+    assert content[1]["source"] == {"type": "base64", "media_type": "image/png", "data": PNG_B64}
+    assert content[4]["source"] == {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": PDF_B64,
+    }
+
+
+def test_json_rpc_response_is_unwrapped() -> None:
+    envelope = {"jsonrpc": "2.0", "id": 7, "result": CAMEL_JSON}
+    assert ToolResult.from_mcp(envelope) == ToolResult.from_mcp(CAMEL_JSON)
+
+
+def test_json_rpc_error_is_not_a_result() -> None:
+    with pytest.raises(InvalidToolResult):
+        ToolResult.from_mcp({"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "x"}})
+
+
+def test_structured_content_without_content() -> None:
+    result = ToolResult.from_mcp({"structuredContent": {"a": 1}})
+    assert result.content == ()
+    assert result.to("openai")["content"] == '{"a":1}'
+    assert ToolResult.from_mcp({"content": None, "structuredContent": {"a": 1}}) == result
+
+
+def test_is_error_must_be_true_to_count() -> None:
+    assert ToolResult.from_mcp({"content": [], "isError": "yes"}).is_error is False
+    assert ToolResult.from_mcp({"content": [], "isError": True}).is_error is True
+    assert ToolResult.from_mcp({"content": [], "is_error": True}).is_error is True
+
+
+@pytest.mark.parametrize("obj", ["text", 3, None, [1], {"no": "content"}, {"content": "text"}])
+def test_not_a_tool_result(obj: Any) -> None:
+    with pytest.raises(InvalidToolResult):
+        ToolResult.from_mcp(obj)
+
+
+class Plain:
+    """An attribute-only object, as mcp 1.x shapes results (no model_dump)."""
+
+    def __init__(self, **attributes: Any) -> None:
+        self.__dict__.update(attributes)
+
+
+def _plain_items(camel: bool) -> list[Plain]:
+    mime = "mimeType" if camel else "mime_type"
+    items = [
+        Plain(type="text", text="Sunny, 22\u00b0C", annotations=None),
+        Plain(type="image", data=PNG_B64, **{mime: "image/png"}),
+        Plain(type="audio", data=WAV_B64, **{mime: "audio/wav"}),
+        Plain(
+            type="resource",
+            resource=Plain(uri="file:///notes.md", text="# Notes", **{mime: "text/markdown"}),
+        ),
+        Plain(
+            type="resource",
+            resource=Plain(
+                uri="file:///docs/report.pdf", blob=PDF_B64, **{mime: "application/pdf"}
+            ),
+        ),
+    ]
+    if HAS_RESOURCE_LINK:
+        items.append(
+            Plain(
+                type="resource_link", name="data.csv", uri="file:///data.csv", **{mime: "text/csv"}
+            )
+        )
+    return items
+
+
+def test_plain_object_with_camel_case_attributes() -> None:
+    obj = Plain(content=_plain_items(camel=True), structuredContent={"temp": 22}, isError=True)
+    result = ToolResult.from_mcp(obj, id="call_1", name="weather")
+    assert result.to("openai")["content"] == EXPECTED_STRING
+    assert blocks(result) == blocks(ToolResult.from_mcp(CAMEL_JSON, id="call_1", name="weather"))
+
+
+def test_plain_object_with_snake_case_attributes() -> None:
+    obj = Plain(content=_plain_items(camel=False), structured_content={"temp": 22}, is_error=True)
+    result = ToolResult.from_mcp(obj, id="call_1", name="weather")
+    assert result.to("openai")["content"] == EXPECTED_STRING
+    assert blocks(result) == blocks(ToolResult.from_mcp(CAMEL_JSON, id="call_1", name="weather"))
+
+
+def test_plain_content_items_in_a_mapping() -> None:
+    result = ToolResult.from_mcp(
+        {"content": [Plain(type="image", data=GIF_B64, mimeType="image/gif")]}
+    )
+    assert result.to("responses", image_input=True)["output"] == [
+        {"type": "input_image", "image_url": f"data:image/gif;base64,{GIF_B64}"}
+    ]
+
+
+def test_plain_item_without_type_is_invalid() -> None:
+    with pytest.raises(InvalidToolResult, match=r"content\[0\]"):
+        ToolResult.from_mcp(Plain(content=[Plain(text="no type")]))
+
+
+def test_content_objects_given_directly() -> None:
+    item = mt.ImageContent(type="image", data=b64(PNG), **_mime("image/png"))
+    result = ToolResult(content=[item])
+    assert result.to("openai")["content"] == f"[image] image/png ({len(PNG)} bytes)"
