@@ -68,10 +68,22 @@ def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = Non
     if mime:
         parts.append(mime)
     if uri:
-        parts.append(f"<{uri}>")
+        parts.append(f"<{shown_uri(uri)}>")
     if size is not None:
         parts.append(f"({size} bytes)")
     return " ".join(parts)
+
+
+def shown_uri(uri: str) -> str:
+    """Return ``uri`` as a placeholder shows it: a ``data:`` URI without its payload.
+
+    A ``data:`` URI carries the content itself (often the very base64 the
+    placeholder stands in for), so only its media type part is shown.
+    """
+    if uri[:5].lower() != "data:":
+        return uri
+    head, comma, _ = uri.partition(",")
+    return f"{head},..." if comma else head
 
 
 def parse_item(raw: Mapping[str, Any]) -> Item:
@@ -90,7 +102,7 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
         return _resource(raw.get("resource"))
     if kind == "resource_link":
         name = _string(raw.get("name")) or _string(raw.get("title"))
-        uri = _string(raw.get("uri"))
+        uri = shown_uri(_string(raw.get("uri")))
         return Item(
             OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
         )
