@@ -275,3 +275,14 @@ def test_empty_content_is_canonical_structured_json(structured: Any, expected: s
 
 def test_content_wins_over_structured_content_in_the_string() -> None:
     assert string_form(text("shown"), structured={"hidden": True}) == "shown"
+
+
+def test_a_data_uri_shows_no_payload() -> None:
+    uri = "data:application/pdf;base64," + PDF_B64
+    assert (
+        string_form(blob(PDF_B64, "application/pdf", uri))
+        == f"[resource] application/pdf <data:application/pdf;base64,...> ({len(PDF)} bytes)"
+    )
+    link = {"type": "resource_link", "uri": "DATA:text/plain," + "x" * 40, "name": "n"}
+    assert string_form(link) == "[resource_link] n <DATA:text/plain,...>"
+    assert string_form({"type": "resource_link", "uri": "data:oops"}) == "[resource_link] <data:oops>"
