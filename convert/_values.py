@@ -11,8 +11,14 @@ __all__ = ["canonical_json", "freeze", "thaw"]
 
 
 def canonical_json(value: object) -> str:
-    """Return ``value`` as canonical JSON: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Return ``value`` as canonical JSON: sorted keys, no spaces, UTF-8 kept as is.
+
+    :raises ValueError: for NaN or an infinity, which JSON has no form for.
+    :raises TypeError: for a value that is not JSON.
+    """
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def freeze(value: object) -> Any:
