@@ -49,6 +49,7 @@ URIS = [
     "file:///docs/a%2F..%00b",
     "s3://bucket/" + "x" * 200,
     "relative/name.PDF",
+    "data:application/pdf;base64," + b64(PDF),
 ]
 
 texts = st.text(max_size=40) | st.sampled_from(

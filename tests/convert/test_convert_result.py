@@ -39,7 +39,10 @@ def test_items_must_have_a_string_type(item: Any) -> None:
         ToolResult(content=[item])
 
 
-@pytest.mark.parametrize("bad", [{"a": {1, 2}}, object(), {"a": b"bytes"}])
+@pytest.mark.parametrize(
+    "bad",
+    [{"a": {1, 2}}, object(), {"a": b"bytes"}, {"a": float("nan")}, [float("inf")], -float("inf")],
+)
 def test_structured_content_must_be_json(bad: Any) -> None:
     with pytest.raises(InvalidToolResult, match="structured_content is not JSON"):
         ToolResult(content=[], structured_content=bad)
