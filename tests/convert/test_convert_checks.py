@@ -19,6 +19,7 @@ from convert_checks import (
     check_openai,
     check_responses,
     check_typed,
+    validate_gemini_part,
 )
 from convert_samples import GIF_B64, PDF_B64, PNG_B64
 from openai.types.chat import ChatCompletionToolMessageParam
@@ -295,3 +296,23 @@ def test_check_envelope_rejects_a_wrong_arity() -> None:
         check_envelope("anthropic", [{"role": "assistant", "content": [block]}], 1)
     with pytest.raises(SchemaError):
         check_envelope("openai", [], 1)
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"functionResponse": {"name": "n", "response": {}, "unknownField": 1}},
+        {"functionResponse": {"name": "n", "response": {}}, "extra": True},
+        {
+            "functionResponse": {
+                "name": "n",
+                "response": {},
+                "parts": [{"inlineData": {"data": "", "x": 1}}],
+            }
+        },
+        {"functionResponse": {"name": "n", "response": "not an object"}},
+    ],
+)
+def test_google_genai_itself_rejects_unknown_keys_and_bad_types(part: dict[str, Any]) -> None:
+    with pytest.raises(SchemaError, match="google-genai rejects"):
+        validate_gemini_part(part)
