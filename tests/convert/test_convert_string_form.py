@@ -285,4 +285,6 @@ def test_a_data_uri_shows_no_payload() -> None:
     )
     link = {"type": "resource_link", "uri": "DATA:text/plain," + "x" * 40, "name": "n"}
     assert string_form(link) == "[resource_link] n <DATA:text/plain,...>"
-    assert string_form({"type": "resource_link", "uri": "data:oops"}) == "[resource_link] <data:oops>"
+    assert (
+        string_form({"type": "resource_link", "uri": "data:oops"}) == "[resource_link] <data:oops>"
+    )
