@@ -72,7 +72,7 @@ def default_database_url() -> str:
     return f"sqlite:///{directory / DATABASE_FILE}"
 
 
-def create_engine(url: str) -> Engine:
+def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
     """Create an engine for ``url``; SQLite gets WAL, busy timeout, foreign keys, BEGIN IMMEDIATE.
 
     :raises DatabaseError: when the URL is malformed or names an unavailable driver.
@@ -80,7 +80,7 @@ def create_engine(url: str) -> Engine:
     with wrap_errors("cannot open database"):
         engine = sa.create_engine(url)
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, busy_timeout_ms)
     return engine
 
 
@@ -92,14 +92,14 @@ def for_writing(engine: Engine) -> Engine:
     return engine.execution_options(**{_WRITE_OPTION: True})
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take BEGIN away from the driver: SQLAlchemy emits it (see _on_begin).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
@@ -126,8 +126,7 @@ def wrap_errors(action: str) -> Iterator[None]:
         first = detail[0] if detail else type(error).__name__
         if "database is locked" in first or "database is busy" in first:
             raise DatabaseLocked(
-                f"{action}: database is locked by another writer "
-                f"(waited {BUSY_TIMEOUT_MS // 1000} s); try again"
+                f"{action}: database is locked by another writer; try again"
             ) from error
         raise DatabaseError(f"{action}: {first}") from error
 

@@ -1,0 +1,319 @@
+"""Shared fixtures: the registry databases every registry test runs against.
+
+``database_url`` is an empty database and ``registry`` a migrated, seeded
+``Registry``, each parametrized over ``sqlite`` (a temp file) and ``postgresql`` (a
+throwaway PostgreSQL server started once per session, one fresh database per test).
+Seeded databases are copied from a per-session template, so each test starts from the
+same state in milliseconds.
+
+When the PostgreSQL server cannot start, the postgresql parameters are skipped with
+the reason, unless ``TOOLWIRE_REQUIRE_POSTGRES=1`` (CI), which makes it an error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pwd
+import queue
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from toolwire.registry.db import create_engine, ensure_ready
+from toolwire.registry.store import Registry
+
+PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
+BACKENDS = ("sqlite", "postgresql")
+_names = itertools.count()
+
+
+class PostgresServer:
+    """A private PostgreSQL cluster in a temp dir, on 127.0.0.1 and a free port."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="toolwire-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        self._as_user: list[str] = []
+        self.before_stop: list[Callable[[], None]] = []
+
+    def start(self) -> None:
+        """Run initdb and pg_ctl start; as root, both run as an unprivileged user."""
+        for tool in ("initdb", "pg_ctl"):
+            if not (PG_BIN / tool).exists():
+                raise RuntimeError(f"{PG_BIN / tool} not found")
+        if os.geteuid() == 0:
+            self._drop_privileges()
+        self._run(
+            PG_BIN / "initdb",
+            "-D",
+            self.data,
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-instructions",
+        )
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        self._run(
+            PG_BIN / "pg_ctl",
+            "-D",
+            self.data,
+            "-l",
+            self.root / "server.log",
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+
+    def stop(self) -> None:
+        """Stop the server and remove its files."""
+        for callback in self.before_stop:
+            callback()
+        if (self.data / "postmaster.pid").exists():
+            self._run(PG_BIN / "pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, database: str) -> str:
+        """Return the SQLAlchemy URL of a database on this server."""
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def execute(self, sql: str) -> None:
+        """Run one statement outside a transaction (CREATE/DROP DATABASE)."""
+        import psycopg
+
+        with psycopg.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user="postgres",
+            dbname="postgres",
+            autocommit=True,
+        ) as connection:
+            connection.execute(sql)  # type: ignore[arg-type]
+
+    def _drop_privileges(self) -> None:
+        user = next((u for u in ("postgres", "nobody") if _has_user(u)), None)
+        if user is None:
+            raise RuntimeError("running as root and no postgres/nobody user to run initdb as")
+        record = pwd.getpwnam(user)
+        if shutil.which("runuser"):
+            self._as_user = ["runuser", "-u", user, "--"]
+        elif shutil.which("setpriv"):
+            self._as_user = [
+                "setpriv",
+                f"--reuid={record.pw_uid}",
+                f"--regid={record.pw_gid}",
+                "--clear-groups",
+            ]
+        else:
+            raise RuntimeError("running as root and neither runuser nor setpriv is available")
+        os.chown(self.root, record.pw_uid, record.pw_gid)
+        self.root.chmod(0o700)
+
+    def _run(self, *argv: object) -> None:
+        command = [*self._as_user, *map(str, argv)]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=self.root, check=False)
+        if done.returncode != 0:
+            log = self.root / "server.log"
+            tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
+            raise RuntimeError(
+                f"{Path(str(argv[0])).name} failed ({done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-800:]} {tail}".strip()
+            )
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _has_user(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """Start one PostgreSQL server for the session (skip or fail when it cannot start)."""
+    server = PostgresServer()
+    try:
+        server.start()
+    except Exception as error:  # any failure to start means "no PostgreSQL here"
+        server.stop()
+        reason = f"PostgreSQL test server unavailable: {error}"
+        if os.environ.get("TOOLWIRE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    yield server
+    server.stop()
+
+
+class PreparedCopies:
+    """Copies of the PostgreSQL template made ahead by a thread, so tests never wait on one.
+
+    CREATE DATABASE ... TEMPLATE takes ~0.1 s; the server does it while tests run.
+    """
+
+    def __init__(self, server: PostgresServer, template: str, depth: int = 4) -> None:
+        self._server = server
+        self._template = template
+        self._ready: queue.Queue[str | BaseException] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._fill, name="pg-copies", daemon=True)
+        self._thread.start()
+        server.before_stop.append(self.close)
+
+    def take(self) -> str:
+        """Return the name of a fresh copy of the template."""
+        item = self._ready.get(timeout=120)
+        if isinstance(item, BaseException):
+            raise RuntimeError(f"could not copy the template database: {item}") from item
+        return item
+
+    def close(self) -> None:
+        """Stop making copies (the server's removal drops the unused ones)."""
+        self._stop.set()
+        while not self._ready.empty():
+            self._ready.get_nowait()
+        self._thread.join(timeout=30)
+
+    def _fill(self) -> None:
+        while not self._stop.is_set():
+            name = f"toolwire_test_{next(_names)}"
+            item: str | BaseException = name
+            try:
+                self._server.execute(f"CREATE DATABASE {name} TEMPLATE {self._template}")
+            except Exception as error:  # reported to the test that takes it
+                item = error
+            while not self._stop.is_set():
+                try:
+                    self._ready.put(item, timeout=0.2)
+                    break
+                except queue.Full:
+                    continue
+            if isinstance(item, BaseException):
+                return
+
+
+class SeededTemplates:
+    """One migrated, seeded database per backend, built on first use, to copy from."""
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._made: dict[str, str] = {}
+        self._copies: PreparedCopies | None = None
+
+    def copies(self, request: pytest.FixtureRequest) -> PreparedCopies:
+        """Return the background maker of PostgreSQL template copies."""
+        if self._copies is None:
+            template = self.get(request, "postgresql")
+            server: PostgresServer = request.getfixturevalue("postgres_server")
+            self._copies = PreparedCopies(server, template)
+        return self._copies
+
+    def close(self) -> None:
+        """Stop the background copies."""
+        if self._copies is not None:
+            self._copies.close()
+
+    def get(self, request: pytest.FixtureRequest, backend: str) -> str:
+        """Return the template's file path (sqlite) or database name (postgresql)."""
+        if backend not in self._made:
+            if backend == "sqlite":
+                path = self._directory / "seeded.sqlite3"
+                url, self._made[backend] = f"sqlite:///{path}", str(path)
+            else:
+                server: PostgresServer = request.getfixturevalue("postgres_server")
+                server.execute("CREATE DATABASE toolwire_template")
+                url, self._made[backend] = server.url("toolwire_template"), "toolwire_template"
+            engine = create_engine(url)
+            try:
+                ensure_ready(engine)
+            finally:
+                engine.dispose()  # copying needs a source nobody is connected to
+        return self._made[backend]
+
+
+@pytest.fixture(scope="session")
+def seeded_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededTemplates]:
+    """Return the session's seeded template databases."""
+    templates = SeededTemplates(tmp_path_factory.mktemp("templates"))
+    yield templates
+    templates.close()
+
+
+def _require(request: pytest.FixtureRequest, backend: str) -> None:
+    if backend == "postgresql":
+        request.getfixturevalue("postgres_server")  # skips here when unavailable
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Name the database backend of this test: sqlite or postgresql."""
+    _require(request, request.param)
+    return str(request.param)
+
+
+def _fresh(request: pytest.FixtureRequest, backend: str, tmp_path: Path, seeded: bool) -> str:
+    if backend == "sqlite":
+        path = tmp_path / "registry.sqlite3"
+        if seeded:
+            shutil.copyfile(request.getfixturevalue("seeded_templates").get(request, backend), path)
+        return f"sqlite:///{path}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    if seeded:
+        templates: SeededTemplates = request.getfixturevalue("seeded_templates")
+        name = templates.copies(request).take()
+    else:
+        name = f"toolwire_test_{next(_names)}"
+        server.execute(f"CREATE DATABASE {name}")
+    request.addfinalizer(lambda: server.execute(f"DROP DATABASE {name} WITH (FORCE)"))
+    return server.url(name)
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """Return the URL of an empty database on this test's backend."""
+    return _fresh(request, backend, tmp_path, seeded=False)
+
+
+@pytest.fixture
+def seeded_database_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """Return the URL of a migrated, seeded database on this test's backend."""
+    return _fresh(request, backend, tmp_path, seeded=True)
+
+
+@pytest.fixture
+def registry(seeded_database_url: str) -> Iterator[Registry]:
+    """Return a migrated, seeded Registry on this test's backend."""
+    with Registry(seeded_database_url) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared_registry(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Registry]:
+    """Return a seeded Registry shared by a module's read-only tests: never write to it."""
+    _require(request, request.param)
+    url = _fresh(request, request.param, tmp_path_factory.mktemp("shared"), seeded=True)
+    with Registry(url) as opened:
+        yield opened

@@ -1,0 +1,113 @@
+"""Database setup: default location, SQLite settings, error wrapping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from toolwire.registry import db
+from toolwire.registry._paths import user_data_dir
+from toolwire.registry.errors import DatabaseError, DatabaseLocked
+from toolwire.registry.store import Registry
+
+
+def test_default_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(db.DATABASE_URL_ENV, "postgresql+psycopg://ops@db/toolwire")
+    assert db.default_database_url() == "postgresql+psycopg://ops@db/toolwire"
+
+
+def test_default_url_is_a_file_in_the_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(db.DATABASE_URL_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr("sys.platform", "linux")
+    url = db.default_database_url()
+    assert url == f"sqlite:///{tmp_path / 'xdg' / 'toolwire' / 'registry.sqlite3'}"
+    assert (tmp_path / "xdg" / "toolwire").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("platform", "environ", "expected"),
+    [
+        ("linux", {"XDG_DATA_HOME": "/data"}, Path("/data/toolwire")),
+        ("linux", {"XDG_DATA_HOME": "relative"}, Path.home() / ".local/share/toolwire"),
+        ("linux", {}, Path.home() / ".local/share/toolwire"),
+        ("darwin", {}, Path.home() / "Library/Application Support/toolwire"),
+        (
+            "win32",
+            {"LOCALAPPDATA": "C:/Users/ops/AppData/Local"},
+            Path("C:/Users/ops/AppData/Local/toolwire"),
+        ),
+    ],
+)
+def test_user_data_dir_per_platform(platform: str, environ: dict[str, str], expected: Path) -> None:
+    assert user_data_dir(platform=platform, environ=environ) == expected
+
+
+def test_sqlite_connections_are_set_up_for_concurrency(tmp_path: Path) -> None:
+    engine = db.create_engine(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    try:
+        with engine.connect() as connection:
+            pragmas = {
+                name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                for name in ("journal_mode", "foreign_keys", "busy_timeout")
+            }
+        assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
+    finally:
+        engine.dispose()
+
+
+def test_write_transactions_take_the_lock_at_begin(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    first = db.create_engine(url)
+    second = db.create_engine(url, busy_timeout_ms=50)
+    try:
+        with db.for_writing(first).begin() as holder:
+            holder.exec_driver_sql("SELECT 1")
+            # a reader is not blocked by the writer (WAL) ...
+            with second.connect() as reader:
+                assert reader.exec_driver_sql("SELECT 1").scalar() == 1
+            # ... but a second writer is, at BEGIN, before it read anything
+            with (
+                pytest.raises(DatabaseLocked, match="locked by another writer"),
+                db.wrap_errors("write failed"),
+                db.for_writing(second).begin(),
+            ):
+                pass
+    finally:
+        first.dispose()
+        second.dispose()
+
+
+def test_foreign_keys_are_enforced(registry: Registry) -> None:
+    engine = db.create_engine(registry.url)
+    try:
+        with pytest.raises(DatabaseError), db.wrap_errors("insert"), engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO model (engine_id, model_id, note, created_at, created_by)"
+                    " VALUES (999999, 'm', '', CURRENT_TIMESTAMP, 't')"
+                )
+            )
+    finally:
+        engine.dispose()
+
+
+def test_unreachable_database_is_a_database_error(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="unable to open database file"):
+        Registry(f"sqlite:///{tmp_path / 'missing' / 'dir' / 'r.sqlite3'}")
+
+
+def test_malformed_url_is_a_database_error() -> None:
+    with pytest.raises(DatabaseError, match="cannot open database"):
+        db.create_engine("not a url")
+
+
+def test_repr_hides_the_password(tmp_path: Path) -> None:
+    registry = Registry("postgresql+psycopg://ops:secret@127.0.0.1:1/x", setup=False)
+    try:
+        assert "secret" not in repr(registry)
+    finally:
+        registry.close()

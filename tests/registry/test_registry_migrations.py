@@ -1,0 +1,138 @@
+"""Migrations: one head, up from empty, down and up again, schema matches the models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Engine
+from toolwire.registry import db
+from toolwire.registry.errors import DatabaseError
+from toolwire.registry.models import Base
+
+TABLES = {
+    "claim",
+    "claim_event",
+    "engine",
+    "model",
+    "model_rule",
+    "registry_state",
+    "wire",
+    "wire_form",
+}
+WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    created = db.create_engine(database_url)
+    yield created
+    created.dispose()
+
+
+def _tables(engine: Engine) -> set[str]:
+    return set(sa.inspect(engine).get_table_names()) - {db.VERSION_TABLE}
+
+
+def _wires(engine: Engine) -> dict[str, str]:
+    with engine.connect() as connection:
+        rows = connection.execute(sa.text("SELECT name, description FROM wire"))
+        return {name: description for name, description in rows}
+
+
+def test_single_head() -> None:
+    scripts = ScriptDirectory.from_config(db._alembic_config())
+    assert len(scripts.get_heads()) == 1
+    assert db.head_revision() == scripts.get_current_head()
+
+
+def test_upgrade_from_empty(engine: Engine) -> None:
+    assert db.current_revision(engine) is None
+    db.upgrade(engine)
+    assert db.current_revision(engine) == db.head_revision()
+    assert _tables(engine) == TABLES
+    assert set(_wires(engine)) == WIRES
+    with engine.connect() as connection:
+        state = connection.execute(sa.text("SELECT id, revision FROM registry_state")).all()
+    assert [tuple(row) for row in state] == [(1, 0)]
+
+
+def test_downgrade_to_base_and_up_again(engine: Engine) -> None:
+    db.upgrade(engine)
+    db.downgrade(engine, "base")
+    assert db.current_revision(engine) is None
+    assert _tables(engine) == set()
+    db.upgrade(engine)
+    assert db.current_revision(engine) == db.head_revision()
+    assert _tables(engine) == TABLES
+
+
+def test_models_match_migrated_schema(engine: Engine) -> None:
+    db.upgrade(engine)
+
+    def ours(
+        obj: object, name: str | None, type_: str, reflected: bool, compare_to: object
+    ) -> bool:
+        return not (type_ == "table" and name == db.VERSION_TABLE)
+
+    with engine.connect() as connection:
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_object": ours}
+        )
+        diffs = compare_metadata(context, Base.metadata)
+    assert diffs == []
+
+
+def test_wire_migration_keeps_existing_rows(engine: Engine) -> None:
+    db.upgrade(engine, "0001")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text("INSERT INTO wire (name, description) VALUES ('hermes', 'ours')")
+        )
+    db.upgrade(engine, "0002")
+    wires = _wires(engine)
+    assert set(wires) == WIRES
+    assert wires["hermes"] == "ours"
+
+
+def test_wire_migration_downgrade_keeps_referenced_wires(engine: Engine) -> None:
+    db.upgrade(engine, "0002")
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO engine (name, provider, family, default_wire, kind, note,"
+                " created_at, created_by) VALUES ('local', 'p', 'openai', 'ollama',"
+                " 'self-hosted', '', :now, 'test')"
+            ),
+            {"now": now},
+        )
+    db.downgrade(engine, "0001")
+    assert set(_wires(engine)) == {"ollama"}
+    db.upgrade(engine)
+    assert set(_wires(engine)) == WIRES
+
+
+def test_ensure_ready_migrates_and_seeds_once(engine: Engine) -> None:
+    assert db.ensure_ready(engine) is True
+    assert db.current_revision(engine) == db.head_revision()
+    with engine.connect() as connection:
+        engines = connection.scalar(sa.text("SELECT count(*) FROM engine"))
+        revision = connection.scalar(sa.text("SELECT revision FROM registry_state"))
+    assert engines and engines > 20
+    assert db.ensure_ready(engine) is False
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT revision FROM registry_state")) == revision
+
+
+def test_unknown_newer_revision_is_a_clear_error(engine: Engine) -> None:
+    db.upgrade(engine)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f"UPDATE {db.VERSION_TABLE} SET version_num = '9999'"))
+    with pytest.raises(DatabaseError, match="unknown to this toolwire"):
+        db.ensure_ready(engine)
