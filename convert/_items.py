@@ -110,7 +110,16 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
         return _native_document(raw)
     if kind == "search_result":
         return _search_result(raw)
-    return Item(OTHER, placeholder(kind))
+    return _unknown(kind, raw)
+
+
+def _unknown(kind: str, raw: Mapping[str, Any]) -> Item:
+    """Return the placeholder of an item type nobody knows, naming what it declares."""
+    mime = _string(raw.get("mimeType", raw.get("mime_type")))
+    uri = shown_uri(_string(raw.get("uri")))
+    data = _base64.clean(raw.get("data", raw.get("blob")))
+    size = _base64.decoded_size(data) if data is not None else None
+    return Item(OTHER, placeholder(kind, mime, uri, size))
 
 
 def _string(value: object) -> str:

@@ -77,12 +77,10 @@ def pdf_filename(uri: str) -> str:
     if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
         return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
     name = unquote(parts.path.rsplit("/", 1)[-1])
-    name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\")
-    name = name.strip().lstrip(".").strip()
-    if not name:
-        return DEFAULT_FILENAME
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\").strip()
     stem = name[:-4] if name.lower().endswith(".pdf") else name
-    return stem[: MAX_FILENAME - 4].rstrip() + ".pdf" if stem.strip() else DEFAULT_FILENAME
+    stem = stem.lstrip(". ")[: MAX_FILENAME - 4].rstrip()  # no hidden or dot-only names
+    return stem + ".pdf" if stem else DEFAULT_FILENAME
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:

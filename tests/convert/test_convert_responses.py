@@ -195,6 +195,9 @@ def test_is_error_is_not_sent() -> None:
         ("file:///", "document.pdf"),
         ("https://example.com", "document.pdf"),
         ("https://example.com/dir/", "document.pdf"),
+        ("file:///docs/.pdf", "document.pdf"),
+        ("file:///docs/..pdf", "document.pdf"),
+        ("file:///docs/.hidden", "hidden.pdf"),
     ],
 )
 def test_filename(uri: str, expected: str) -> None:

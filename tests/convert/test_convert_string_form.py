@@ -153,7 +153,9 @@ def test_resource_link_line(item: dict[str, Any], expected: str) -> None:
 @pytest.mark.parametrize(
     ("item", "expected"),
     [
-        ({"type": "video", "data": "QUJD", "mimeType": "video/mp4"}, "[video]"),
+        ({"type": "video", "data": "QUJD", "mimeType": "video/mp4"}, "[video] video/mp4 (3 bytes)"),
+        ({"type": "model", "uri": "file:///m.bin"}, "[model] <file:///m.bin>"),
+        ({"type": "video", "data": "not base64!", "mimeType": "video/mp4"}, "[video] video/mp4"),
         ({"type": "tool_use", "id": "x"}, "[tool_use]"),
         ({"type": "text"}, "[text]"),
         ({"type": "text", "text": 5}, "[text]"),
