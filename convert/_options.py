@@ -60,7 +60,8 @@ def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
 def _check(name: str, value: object) -> object:
     if name in _FLAGS:
         # 0/1 are accepted as well as booleans (configuration files often say 1).
-        if isinstance(value, bool) or (type(value) is int and value in (0, 1)):
+        # Anything equal to 0 or 1 (a plan is cached by value, and 1 == 1.0 == True).
+        if isinstance(value, (bool, int, float)) and value in (0, 1):
             return bool(value)
         raise InvalidOption(f"option {name!r} must be true or false, not {value!r}")
     if isinstance(value, str) and _TAG.fullmatch(value):

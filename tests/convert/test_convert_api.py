@@ -236,8 +236,8 @@ def test_options_known_to_another_wire_are_ignored(wire: str, options: dict[str,
         ("hermes", "response_tag", ""),
         ("hermes", "response_tag", 5),
         ("hermes", "response_tag", "9tag"),
-        ("anthropic", "image_input", 1.0),
-        ("gemini", "native_pdf", 0.0),
+        ("anthropic", "image_input", 2),
+        ("gemini", "native_pdf", 0.5),
     ],
 )
 def test_bad_option_values_are_invalid(wire: str, name: str, value: object) -> None:
