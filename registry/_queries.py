@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -34,6 +34,8 @@ from .records import (
 if TYPE_CHECKING:
     AnyRow: TypeAlias = Row[*tuple[Any, ...]]
     AnySelect: TypeAlias = Select[*tuple[Any, ...]]
+
+_EMPTY: dict[str, Any] = {}
 
 ENGINE_COLUMNS = (
     EngineRow.name,
@@ -99,14 +101,31 @@ def engine_id(connection: Connection, name: str) -> int:
     return int(found)
 
 
+def _check_order(columns: Sequence[Any], record: type[Any]) -> None:
+    """Make sure a column tuple lists the record's fields in order (rows map positionally)."""
+    names = [column.key for column in columns]
+    expected = [f.name for f in fields(record)][: len(names)]
+    if names != expected:  # pragma: no cover - a programming error caught at import
+        raise AssertionError(f"{record.__name__} columns {names} != fields {expected}")
+
+
+for _columns, _record in (
+    (ENGINE_COLUMNS, Engine),
+    (CLAIM_COLUMNS, Claim),
+    (MODEL_COLUMNS, Model),
+    (RULE_COLUMNS, Rule),
+):
+    _check_order(_columns, _record)
+
+
 def to_engine(row: AnyRow) -> Engine:
-    """Build an Engine record from a row of ENGINE_COLUMNS."""
-    return Engine(**{column.key: row._mapping[column.key] for column in ENGINE_COLUMNS})
+    """Build an Engine record from a row of ENGINE_COLUMNS (positionally: fast)."""
+    return Engine(*row[: len(ENGINE_COLUMNS)])
 
 
 def to_claim(row: AnyRow) -> Claim:
-    """Build a Claim record from a row of CLAIM_COLUMNS."""
-    return Claim(**row._mapping)
+    """Build a Claim record from a row of CLAIM_COLUMNS (positionally: fast)."""
+    return Claim(*row)
 
 
 def claim_select() -> AnySelect:
@@ -137,6 +156,11 @@ def claims_by_subject(
     return engine_claims, rule_claims, model_claims
 
 
+def _model(row: Sequence[Any], claims: Mapping[str, Claim]) -> Model:
+    """Build a Model from a row of MODEL_COLUMNS (positionally: fast)."""
+    return Model(row[0], row[1], row[2], row[3], row[4], row[5], claims)
+
+
 def model_select() -> AnySelect:
     """Return a SELECT of MODEL_COLUMNS over every model."""
     return select(*MODEL_COLUMNS).join(EngineRow, EngineRow.id == ModelRow.engine_id)
@@ -144,10 +168,7 @@ def model_select() -> AnySelect:
 
 def to_models(rows: Iterable[AnyRow], claims: dict[str, dict[str, Claim]]) -> dict[str, Model]:
     """Build Model records keyed by model id, attaching their claims."""
-    return {
-        row.model_id: Model(**row._mapping, claims=MappingProxyType(claims.get(row.model_id, {})))
-        for row in rows
-    }
+    return {row[1]: _model(row, MappingProxyType(claims.get(row[1], _EMPTY))) for row in rows}
 
 
 def rule_select() -> AnySelect:
@@ -162,8 +183,38 @@ def rule_select() -> AnySelect:
 def to_rules(rows: Iterable[AnyRow], claims: dict[int, dict[str, Claim]]) -> tuple[Rule, ...]:
     """Build Rule records in order, attaching their claims."""
     return tuple(
-        Rule(**row._mapping, claims=MappingProxyType(claims.get(row.id, {}))) for row in rows
+        Rule(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            row[8],
+            MappingProxyType(claims.get(row[0], _EMPTY)),
+        )
+        for row in rows
     )
+
+
+# The snapshot's claim query leaves out the joins: the engine is known and model ids
+# come from the model query, which the snapshot reads anyway.
+_SNAPSHOT_CLAIM_COLUMNS = (
+    ClaimRow.model_row_id,
+    ClaimRow.rule_id,
+    ClaimRow.subject_key,
+    ClaimRow.capability,
+    ClaimRow.value,
+    ClaimRow.status,
+    ClaimRow.evidence,
+    ClaimRow.source,
+    ClaimRow.verified_at,
+    ClaimRow.recorded_by,
+    ClaimRow.recorded_at,
+)
+_SNAPSHOT_MODEL_COLUMNS = (ModelRow.id, *MODEL_COLUMNS[1:])
 
 
 def snapshot(connection: Connection, name: str) -> EngineSnapshot:
@@ -173,22 +224,40 @@ def snapshot(connection: Connection, name: str) -> EngineSnapshot:
     """
     state = select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).scalar_subquery()
     head = connection.execute(
-        select(EngineRow.id, state.label("revision"), *ENGINE_COLUMNS).where(EngineRow.name == name)
+        select(*ENGINE_COLUMNS, EngineRow.id, state).where(EngineRow.name == name)
     ).first()
     if head is None:
         raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
-    engine_claims, rule_claims, model_claims = claims_by_subject(
-        connection.execute(claim_select().where(ClaimRow.engine_id == head.id))
-    )
+    engine_id, revision = head[-2], head[-1]
+    model_rows = connection.execute(
+        select(*_SNAPSHOT_MODEL_COLUMNS).where(ModelRow.engine_id == engine_id)
+    ).all()
+    model_ids = {row[0]: row[1] for row in model_rows}
+    engine_claims: dict[str, Claim] = {}
+    rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
+    model_claims: dict[str, dict[str, Claim]] = defaultdict(dict)
+    claim_rows = connection.execute(
+        select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    ).all()
+    for model_row_id, rule_id, *rest in claim_rows:
+        model_id = None if model_row_id is None else model_ids[model_row_id]
+        claim = Claim(name, rest[0], model_id, rule_id, *rest[1:])
+        if rule_id is not None:
+            rule_claims[rule_id][claim.capability] = claim
+        elif model_id is not None:
+            model_claims[model_id][claim.capability] = claim
+        else:
+            engine_claims[claim.capability] = claim
     rules = to_rules(
-        connection.execute(rule_select().where(RuleRow.engine_id == head.id)), rule_claims
+        connection.execute(rule_select().where(RuleRow.engine_id == engine_id)).all(), rule_claims
     )
-    models = to_models(
-        connection.execute(model_select().where(ModelRow.engine_id == head.id)), model_claims
-    )
+    models = {
+        row[1]: _model((name, *row[1:]), MappingProxyType(model_claims.get(row[1], _EMPTY)))
+        for row in model_rows
+    }
     return EngineSnapshot(
         engine=to_engine(head),
-        revision=int(head.revision or 0),
+        revision=int(revision or 0),
         claims=MappingProxyType(engine_claims),
         rules=rules,
         models=MappingProxyType(models),

@@ -11,6 +11,7 @@ order, strongest first), match kinds, engine kinds and media kinds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
@@ -29,7 +30,9 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeEngine
 
 from .errors import InvalidStatus
 
@@ -90,6 +93,25 @@ def _in(values: tuple[str, ...]) -> str:
     return ", ".join(f"'{v}'" for v in values)
 
 
+class _SQLiteUTCDateTime(sqlite.DATETIME):
+    """SQLite DATETIME read with ``datetime.fromisoformat`` (C) instead of a regex.
+
+    Reading timestamps dominated building a 10,000-model engine snapshot.
+    """
+
+    def result_processor(
+        self, dialect: Dialect, coltype: object
+    ) -> Callable[[Any], datetime | None]:
+        """Return a parser of SQLite's stored text into an aware UTC datetime."""
+
+        def process(value: Any) -> datetime | None:
+            if value is None:
+                return None
+            return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+        return process
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """Store aware datetimes as UTC and read them back aware, on every backend.
 
@@ -99,6 +121,13 @@ class UTCDateTime(TypeDecorator[datetime]):
 
     impl = DateTime(timezone=True)
     cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        """Use the fast reader on SQLite, ``timestamptz`` elsewhere."""
+        if dialect.name == "sqlite":
+            fast = _SQLiteUTCDateTime(timezone=True)  # type: ignore[no-untyped-call]
+            return dialect.type_descriptor(fast)
+        return dialect.type_descriptor(DateTime(timezone=True))
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         """Normalise an aware datetime to UTC; refuse naive ones."""
@@ -110,11 +139,11 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        """Tag a stored datetime as UTC."""
-        if value is None:
-            return None
+        """Return the stored datetime as an aware UTC datetime."""
+        if value is None or dialect.name == "sqlite":
+            return value  # type: ignore[no-any-return]
         assert isinstance(value, datetime)
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return value.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
