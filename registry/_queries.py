@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from sqlalchemy import Row, Select, select
+from sqlalchemy import Row, Select, or_, select
 from sqlalchemy.engine import Connection
 
 from .errors import UnknownEngine
@@ -217,8 +217,13 @@ _SNAPSHOT_CLAIM_COLUMNS = (
 _SNAPSHOT_MODEL_COLUMNS = (ModelRow.id, *MODEL_COLUMNS[1:])
 
 
-def snapshot(connection: Connection, name: str) -> EngineSnapshot:
+def snapshot(
+    connection: Connection, name: str, models: Collection[str] | None = None
+) -> EngineSnapshot:
     """Read everything about engine ``name`` in four queries, whatever its size.
+
+    ``models`` limits the model rows (and their claims) read to those ids; None
+    reads them all.
 
     :raises UnknownEngine: when there is no such engine.
     """
@@ -229,16 +234,20 @@ def snapshot(connection: Connection, name: str) -> EngineSnapshot:
     if head is None:
         raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
     engine_id, revision = head[-2], head[-1]
-    model_rows = connection.execute(
-        select(*_SNAPSHOT_MODEL_COLUMNS).where(ModelRow.engine_id == engine_id)
-    ).all()
+    model_query = select(*_SNAPSHOT_MODEL_COLUMNS).where(ModelRow.engine_id == engine_id)
+    if models is not None:
+        model_query = model_query.where(ModelRow.model_id.in_(list(models)))
+    model_rows = connection.execute(model_query).all()
     model_ids = {row[0]: row[1] for row in model_rows}
+    claim_query = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    if models is not None:
+        claim_query = claim_query.where(
+            or_(ClaimRow.model_row_id.is_(None), ClaimRow.model_row_id.in_(list(model_ids)))
+        )
     engine_claims: dict[str, Claim] = {}
     rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
     model_claims: dict[str, dict[str, Claim]] = defaultdict(dict)
-    claim_rows = connection.execute(
-        select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
-    ).all()
+    claim_rows = connection.execute(claim_query).all()
     for model_row_id, rule_id, *rest in claim_rows:
         model_id = None if model_row_id is None else model_ids[model_row_id]
         claim = Claim(name, rest[0], model_id, rule_id, *rest[1:])

@@ -154,7 +154,7 @@ def _show(value: object) -> str:
 class Resolver:
     """Resolve engines and models against one registry, with an in-process cache.
 
-    Engine snapshots and resolutions are cached; at most every ``max_age``
+    Resolutions (and the registry rows behind them) are cached; at most every ``max_age``
     seconds the registry's revision counter is read (one cheap query), and a
     change made anywhere -- another process, the CLI -- drops the cache.
     """
@@ -165,8 +165,7 @@ class Resolver:
         self._lock = threading.Lock()
         self._revision: int | None = None
         self._checked = 0.0
-        self._snapshots: dict[str, EngineSnapshot] = {}
-        self._models: dict[tuple[str, str], Model | None] = {}
+        self._snapshots: dict[tuple[str, str], EngineSnapshot] = {}
         self._resolutions: dict[tuple[str, str, str | None, str | None], Resolution] = {}
         self._forms: dict[tuple[str, str], str] | None = None
 
@@ -174,7 +173,6 @@ class Resolver:
         """Forget every cached snapshot and resolution."""
         with self._lock:
             self._snapshots.clear()
-            self._models.clear()
             self._resolutions.clear()
             self._forms = None
             self._revision = None
@@ -207,7 +205,7 @@ class Resolver:
             raise InvalidStatus(
                 f"invalid evidence status {min_evidence!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
             )
-        snapshot = self._snapshot(engine)
+        snapshot = self._snapshot(engine, model)
         resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms())
         with self._lock:
             if self._revision == snapshot.revision:
@@ -238,18 +236,22 @@ class Resolver:
             self._checked = now
             if revision != self._revision:
                 self._snapshots.clear()
-                self._models.clear()
                 self._resolutions.clear()
                 self._forms = None
                 self._revision = revision
 
-    def _snapshot(self, engine: str) -> EngineSnapshot:
-        snapshot = self._snapshots.get(engine)
+    def _snapshot(self, engine: str, model: str) -> EngineSnapshot:
+        """Return the engine with its rules and only this model's row (cached).
+
+        A cold resolve so costs the same few queries whether the engine has ten
+        recorded models or ten thousand.
+        """
+        snapshot = self._snapshots.get((engine, model))
         if snapshot is None:
-            snapshot = self.registry.engine_snapshot(engine)
+            snapshot = self.registry.engine_snapshot(engine, models=(model,))
             with self._lock:
                 if snapshot.revision == self._revision:
-                    self._snapshots[engine] = snapshot
+                    self._snapshots[engine, model] = snapshot
         return snapshot
 
     def _wire_forms(self) -> Mapping[tuple[str, str], str]:

@@ -11,7 +11,7 @@ is a no-op: no event, no revision bump.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from datetime import date, timedelta
 from types import MappingProxyType, TracebackType
 from typing import Any
@@ -257,13 +257,18 @@ class Registry:
         with self._reading("cannot read wire forms") as connection:
             return tuple(q.to_wire_form(row) for row in connection.execute(q.wire_form_select()))
 
-    def engine_snapshot(self, engine: str) -> EngineSnapshot:
+    def engine_snapshot(
+        self, engine: str, *, models: Collection[str] | None = None
+    ) -> EngineSnapshot:
         """Return the engine, its claims, ordered rules and models, in four queries.
+
+        ``models`` limits the models read to those ids (the resolver reads one);
+        None reads every model of the engine.
 
         :raises UnknownEngine: when the engine does not exist.
         """
         with self._reading("cannot read engine") as connection:
-            return q.snapshot(connection, engine)
+            return q.snapshot(connection, engine, models)
 
     def claim_history(
         self,

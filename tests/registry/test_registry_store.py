@@ -353,6 +353,19 @@ def test_snapshot_of_many_models_takes_constant_queries(lab: Registry) -> None:
     assert snapshot.models["model-00002"].claims["image_input"].value is True
 
 
+def test_snapshot_limited_to_some_models(lab: Registry) -> None:
+    with lab.batch() as writer:
+        for n in range(5):
+            writer.set_claim("lab", "image_input", n % 2 == 0, model=f"model-{n}", **CLAIM)
+        writer.set_claim("lab", "image_input", True, **CLAIM)
+    snapshot = lab.engine_snapshot("lab", models=("model-1", "unrecorded"))
+    assert list(snapshot.models) == ["model-1"]
+    assert snapshot.models["model-1"].claims["image_input"].value is False
+    assert snapshot.claims["image_input"].value is True  # engine claims stay
+    assert lab.engine_snapshot("lab", models=()).models == {}
+    assert len(lab.engine_snapshot("lab").models) == 5
+
+
 def test_claims_filters(registry: Registry) -> None:
     live = registry.claims(status="live-verified")
     assert live and all(c.status == "live-verified" for c in live)

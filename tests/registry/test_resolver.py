@@ -391,13 +391,13 @@ def test_resolutions_are_cached(registry: Registry, monkeypatch: pytest.MonkeyPa
     assert resolver.resolve("anthropic", "claude-sonnet-4-5") is first
     assert (snapshots(), revisions()) == (1, 1)  # no query at all
     other = resolver.resolve("anthropic", "claude-2.1")
-    assert snapshots() == 1  # the engine snapshot is shared by its models
+    assert snapshots() == 2  # each model reads the engine with only its own row
     assert other.capabilities["image_input"] is False
     forced = resolver.resolve("anthropic", "claude-sonnet-4-5", wire="openai")
-    assert forced is not first and snapshots() == 1
+    assert forced is not first and snapshots() == 2  # same model: its rows are cached
     resolver.clear()
     assert resolver.resolve("anthropic", "claude-sonnet-4-5") == first
-    assert snapshots() == 2
+    assert snapshots() == 3
 
 
 def test_a_change_drops_the_cache(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
