@@ -7,7 +7,8 @@ temporary SQLite registry (created, migrated and seeded here), side by side:
    (interleaved, best of several repeats, outputs checked equal first);
 2. a cold resolve (cache dropped) on an engine with 10,000 recorded models, each
    with a claim -- the first resolve after a change -- next to the same on a
-   seeded engine, with ``Registry.engine_snapshot`` timed on its own;
+   seeded engine, with ``Registry.engine_snapshot`` timed on its own (every model,
+   and only the resolved model's row as the resolver reads it);
 3. how long a change committed by another process (``toolwire claim set``) takes
    to become visible to a long-lived resolver.
 
@@ -162,12 +163,17 @@ def _cold(registry: Registry) -> list[str]:
             started = time.perf_counter()
             resolver.resolve(engine, model)
             cold.append(time.perf_counter() - started)
-        snap = []
+        one = []
         for _ in range(15):
             started = time.perf_counter()
-            snapshot = registry.engine_snapshot(engine)
-            snap.append(time.perf_counter() - started)
-        rows.append((engine, model, cold, snap, len(snapshot.models)))
+            registry.engine_snapshot(engine, models=(model,))  # what the resolver reads
+            one.append(time.perf_counter() - started)
+        full = []
+        for _ in range(15):
+            started = time.perf_counter()
+            snapshot = registry.engine_snapshot(engine)  # every model of the engine
+            full.append(time.perf_counter() - started)
+        rows.append((engine, cold, full, one, len(snapshot.models)))
     # the first resolve after a change made through the registry (revision bump)
     after = []
     for n in range(10):
@@ -186,28 +192,25 @@ def _cold(registry: Registry) -> list[str]:
         assert found.capabilities["image_input"] is (n % 2 == 1)
     warm = _best(lambda: resolver.resolve(BIG_ENGINE, "model-05000"), 2000)
 
+    print(f"   {'':20} {'cold resolve':>22}   engine_snapshot, median")
     print(
-        f"   {'engine':12} {'models':>7} {'cold resolve median / min':>26} {'engine_snapshot':>16}"
+        f"   {'engine':12} {'models':>7} {'median / min':>22} {'all models':>12} {'one model':>10}"
     )
-    for engine, _model, cold, snap, count in rows:
+    for engine, cold, full, one, count in rows:
         median, best = statistics.median(cold) * 1e3, min(cold) * 1e3
         print(
             f"   {engine:12} {count:7,} {median:12.2f} / {best:6.2f} ms"
-            f" {statistics.median(snap) * 1e3:13.2f} ms"
+            f" {statistics.median(full) * 1e3:9.2f} ms {statistics.median(one) * 1e3:7.2f} ms"
         )
     print(
         f"   first resolve after a change ({BIG_ENGINE}): "
         f"median {statistics.median(after) * 1e3:.2f} ms"
     )
     print(f"   warm resolve with max_age=0 (revision read on every call): {warm * 1e6:.0f} us")
-    big = statistics.median(rows[0][2]) * 1e3
-    share = statistics.median(rows[0][3]) / statistics.median(rows[0][2])
-    print(f"   engine_snapshot is {share:.0%} of that cold resolve: it loads every model")
+    big = statistics.median(rows[0][1]) * 1e3
     missed = []
     if big > COLD_TARGET_MS:
-        missed.append(
-            f"cold resolve with {MODELS:,} models: {big:.1f} ms (engine_snapshot loads all models)"
-        )
+        missed.append(f"cold resolve with {MODELS:,} models: {big:.1f} ms")
     return missed
 
 
