@@ -789,10 +789,15 @@ def test_a_locked_sqlite_database(
 ) -> None:
     """A write while another connection holds the write lock fails in one line, cleanly.
 
-    The CLI has no busy-timeout option; the test shortens the module's timeout
-    (5 s by default) so that the failure comes quickly.
+    The CLI has no busy-timeout option; the test shortens the SQLite busy timeout
+    (5 s by default) to 0.3 s so that the failure comes quickly.
     """
-    monkeypatch.setattr(registry_db, "BUSY_TIMEOUT_MS", 300)
+    create_engine = registry_db.create_engine
+
+    def quick(url: str, **options: Any) -> Any:
+        return create_engine(url, **{**options, "busy_timeout_ms": 300})
+
+    monkeypatch.setattr(registry_db, "create_engine", quick)
     before = state(url)
     holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
     try:
