@@ -70,13 +70,14 @@ def _version() -> str:
 class _Context:
     """What the group passes to every command: the database URL and a lazy registry."""
 
-    def __init__(self, url: str | None) -> None:
+    def __init__(self, url: str | None, busy_timeout: float) -> None:
         self.url = url
+        self.busy_timeout = busy_timeout
         self._registry: Registry | None = None
 
     def registry(self, *, setup: bool = True) -> Registry:
         if self._registry is None:
-            self._registry = Registry(self.url, setup=setup)
+            self._registry = Registry(self.url, setup=setup, busy_timeout=self.busy_timeout)
         return self._registry
 
     def close(self) -> None:
@@ -147,10 +148,19 @@ def _emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
     help="SQLAlchemy URL of the registry (env TOOLWIRE_DATABASE_URL; default: an SQLite "
     "file in your data directory, created and seeded on first use).",
 )
+@click.option(
+    "--busy-timeout",
+    envvar="TOOLWIRE_BUSY_TIMEOUT",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long an SQLite write waits for another writer (env TOOLWIRE_BUSY_TIMEOUT).",
+)
 @click.pass_context
-def main(ctx: click.Context, database_url: str | None) -> None:
+def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> None:
     """Format tool results for LLM wires, and keep the registry of what each model reads."""
-    ctx.obj = _Context(database_url)
+    ctx.obj = _Context(database_url, busy_timeout)
     ctx.call_on_close(ctx.obj.close)
 
 

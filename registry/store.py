@@ -57,16 +57,23 @@ NATIVE_MEDIA_CAPABILITIES: tuple[str, ...] = (
 class Registry:
     """A handle on one registry database (SQLite by default, any SQLAlchemy URL)."""
 
-    def __init__(self, url: str | None = None, *, setup: bool = True) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        setup: bool = True,
+        busy_timeout: float = db.BUSY_TIMEOUT_MS / 1000,
+    ) -> None:
         """Open the registry at ``url`` (default: ``default_database_url()``).
 
         With ``setup`` the database is migrated to head and seeded when it is not at
-        head yet (first use).
+        head yet (first use). ``busy_timeout`` is how many seconds an SQLite write
+        waits for another writer before failing with ``DatabaseLocked``.
 
         :raises DatabaseError: when the database cannot be opened or set up.
         """
         self._url = url if url is not None else db.default_database_url()
-        self._engine = db.create_engine(self._url)
+        self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
         if setup:
             try:

@@ -784,20 +784,11 @@ def test_the_url_can_come_from_the_environment(url: str) -> None:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-def test_a_locked_sqlite_database(
-    runner: CliRunner, url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
     """A write while another connection holds the write lock fails in one line, cleanly.
 
-    The CLI has no busy-timeout option; the test shortens the SQLite busy timeout
-    (5 s by default) to 0.3 s so that the failure comes quickly.
+    ``--busy-timeout 0.3`` (default 5 s) makes the failure come quickly.
     """
-    create_engine = registry_db.create_engine
-
-    def quick(url: str, **options: Any) -> Any:
-        return create_engine(url, **{**options, "busy_timeout_ms": 300})
-
-    monkeypatch.setattr(registry_db, "create_engine", quick)
     before = state(url)
     holder = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
     try:
@@ -808,7 +799,21 @@ def test_a_locked_sqlite_database(
             run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7")
         )
         started = time.monotonic()
-        result = run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7")
+        result = runner.invoke(
+            main,
+            [
+                "--database-url",
+                url,
+                "--busy-timeout",
+                "0.3",
+                *SET,
+                "image_input",
+                "true",
+                *EVIDENCE,
+                "--model",
+                "MiniMax-M2.7",
+            ],
+        )
         waited = time.monotonic() - started
         failed(result, "database is locked", "try again")
         assert result.exit_code == 1
