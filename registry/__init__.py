@@ -9,6 +9,7 @@ data directory by default (created, migrated and seeded on first use);
 
 from __future__ import annotations
 
+from ._writer import Writer
 from .errors import (
     DatabaseError,
     DatabaseLocked,
@@ -29,11 +30,12 @@ from .models import EVIDENCE_STATUSES, evidence_rank
 from .records import Claim, ClaimEvent, Engine, EngineSnapshot, Model, Rule, WireForm
 from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, resolve
 from .seed import SeedReport, seed
-from .store import Registry
+from .store import NATIVE_MEDIA_CAPABILITIES, Registry
 
 __all__ = [
     "EVIDENCE_STATUSES",
     "FLAGS",
+    "NATIVE_MEDIA_CAPABILITIES",
     "Claim",
     "ClaimEvent",
     "DatabaseError",
@@ -60,6 +62,7 @@ __all__ = [
     "UnknownModel",
     "UnknownRule",
     "WireForm",
+    "Writer",
     "evidence_rank",
     "format_for",
     "resolve",

@@ -1,0 +1,47 @@
+"""The public surface of toolwire.registry."""
+
+from __future__ import annotations
+
+import __future__
+import types
+
+import toolwire.registry as registry
+from toolwire.convert import ToolwireError
+
+
+def _ruff_order(name: str) -> tuple[int, str]:
+    """The order ruff (RUF022) keeps ``__all__`` in: CONSTANTS, Classes, functions."""
+    if name.isupper():
+        return 0, name
+    return (1 if name[0].isupper() else 2), name
+
+
+def test_all_is_sorted_and_unique() -> None:
+    assert list(registry.__all__) == sorted(registry.__all__, key=_ruff_order)
+    assert len(set(registry.__all__)) == len(registry.__all__)
+
+
+def test_all_is_complete() -> None:
+    public = {
+        name
+        for name, value in vars(registry).items()
+        if not name.startswith("_")
+        and not isinstance(value, types.ModuleType)
+        and not isinstance(value, __future__._Feature)
+    }
+    assert set(registry.__all__) == public
+
+
+def test_every_error_is_a_toolwire_error_and_a_builtin() -> None:
+    errors = [
+        value
+        for value in vars(registry).values()
+        if isinstance(value, type) and issubclass(value, Exception)
+    ]
+    assert registry.RegistryError in errors and len(errors) > 10
+    for error in errors:
+        assert issubclass(error, ToolwireError), error
+        if error is not registry.RegistryError:
+            assert issubclass(error, (LookupError, ValueError, RuntimeError)), error
+    assert issubclass(registry.UnknownEngine, LookupError)
+    assert issubclass(registry.InvalidModelId, ValueError)
