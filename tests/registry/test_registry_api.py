@@ -1,8 +1,8 @@
 """The public surface of toolwire.registry."""
 
 from __future__ import annotations
-
 import __future__
+
 import types
 
 import toolwire.registry as registry
