@@ -11,10 +11,11 @@ is a no-op: no event, no revision bump.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Iterator
+import functools
+from collections.abc import Callable, Collection, Iterator
 from datetime import date, timedelta
 from types import MappingProxyType, TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
@@ -52,6 +53,27 @@ NATIVE_MEDIA_CAPABILITIES: tuple[str, ...] = (
     "tool_result_images",
     "tool_result_pdf",
 )
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _one_transaction(
+    method: Callable[Concatenate[Writer, P], R],
+) -> Callable[Concatenate[Registry, P], R]:
+    """Return ``method`` of ``Writer`` as a ``Registry`` method run in its own batch.
+
+    It keeps the writer method's signature and docstring; a failed write changes
+    nothing.
+    """
+
+    @functools.wraps(method)
+    def write(self: Registry, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.batch() as writer:
+            return method(writer, *args, **kwargs)
+
+    return write
 
 
 class Registry:
@@ -339,129 +361,9 @@ class Registry:
             where.append(or_(ClaimRow.verified_at.is_(None), ClaimRow.verified_at < cutoff))
         return self._claims(engine, where)
 
-    # -- writes -------------------------------------------------------------------
+    # -- writes: each one a transaction of its own (use ``batch()`` for several) ------
 
-    def add_engine(
-        self,
-        name: str,
-        *,
-        provider: str,
-        family: str,
-        default_wire: str,
-        kind: str,
-        base_url: str | None = None,
-        response_tag: str | None = None,
-        note: str = "",
-        created_by: str,
-    ) -> Engine:
-        """Record a new engine (see ``Writer.add_engine``).
-
-        :raises DuplicateEntry: when an engine of that name exists.
-        :raises InvalidWire: for an unknown default wire.
-        :raises InvalidInput: for a bad name, kind, provider, family, tag or actor.
-        """
-        with self.batch() as writer:
-            return writer.add_engine(
-                name,
-                provider=provider,
-                family=family,
-                default_wire=default_wire,
-                kind=kind,
-                base_url=base_url,
-                response_tag=response_tag,
-                note=note,
-                created_by=created_by,
-            )
-
-    def add_model(
-        self,
-        engine: str,
-        model_id: str,
-        *,
-        wire: str | None = None,
-        note: str = "",
-        created_by: str,
-    ) -> Model:
-        """Record a model id on an engine, with an optional wire override.
-
-        :raises UnknownEngine: when the engine does not exist.
-        :raises DuplicateEntry: when the model is recorded already.
-        :raises InvalidModelId: for an unusable model id.
-        :raises InvalidWire: for an unknown wire override.
-        """
-        with self.batch() as writer:
-            return writer.add_model(engine, model_id, wire=wire, note=note, created_by=created_by)
-
-    def add_rule(
-        self,
-        engine: str,
-        pattern: str,
-        *,
-        regex: bool,
-        wire: str | None = None,
-        position: int | None = None,
-        note: str = "",
-        created_by: str,
-    ) -> Rule:
-        """Record a rule, appended or inserted at ``position`` (1-based).
-
-        Regex rules match with ``re.fullmatch``; exact rules compare the whole id.
-
-        :raises UnknownEngine: when the engine does not exist.
-        :raises DuplicateEntry: when the engine has the same rule already.
-        :raises InvalidRule: for a regex that does not compile or a bad position.
-        :raises InvalidModelId: for an exact pattern that is not a valid model id.
-        :raises InvalidWire: for an unknown wire override.
-        """
-        with self.batch() as writer:
-            return writer.add_rule(
-                engine,
-                pattern,
-                regex=regex,
-                wire=wire,
-                position=position,
-                note=note,
-                created_by=created_by,
-            )
-
-    def set_claim(
-        self,
-        engine: str,
-        capability: str,
-        value: bool,
-        *,
-        model: str | None = None,
-        rule: int | str | None = None,
-        status: str,
-        evidence: str,
-        source: str | None = None,
-        verified_at: date | None = None,
-        recorded_by: str,
-        reason: str | None = None,
-    ) -> Claim:
-        """Record a claim on the engine, a model (created when unrecorded) or a rule.
-
-        ``rule`` is a rule id or its pattern. A change appends one history event; a
-        claim identical to the current one is a no-op.
-
-        :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
-        :raises InvalidCapability: for a malformed capability name.
-        :raises InvalidStatus: for an unknown evidence status.
-        :raises InvalidModelId: for an unusable model id.
-        :raises InvalidInput: for a non-boolean value, empty evidence, or both subjects.
-        """
-        with self.batch() as writer:
-            return writer.set_claim(
-                engine,
-                capability,
-                value,
-                model=model,
-                rule=rule,
-                status=status,
-                evidence=evidence,
-                source=source,
-                verified_at=verified_at,
-                recorded_by=recorded_by,
-                reason=reason,
-            )
+    add_engine = _one_transaction(Writer.add_engine)
+    add_model = _one_transaction(Writer.add_model)
+    add_rule = _one_transaction(Writer.add_rule)
+    set_claim = _one_transaction(Writer.set_claim)
