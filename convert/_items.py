@@ -27,11 +27,22 @@ from typing import Any
 
 from . import _base64
 
-__all__ = ["DOCUMENT", "IMAGE", "NATIVE", "OTHER", "PDF", "TEXT", "Item", "parse_item"]
+__all__ = [
+    "DOCUMENT",
+    "IMAGE",
+    "IMAGE_MIMES",
+    "NATIVE",
+    "OTHER",
+    "PDF",
+    "TEXT",
+    "Item",
+    "parse_item",
+]
 
 TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER = range(6)
 
-_IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+#: The image types every wire with a native image form takes (gemini: not GIF).
+IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 _OCTET_STREAM = "application/octet-stream"
 
 
@@ -97,7 +108,7 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
     if kind in ("image", "audio"):
         if "source" in raw and kind == "image":
             return _native_image(raw["source"], raw.get("cache_control"))
-        return _blob(kind, raw.get("data"), _string(raw.get("mimeType", raw.get("mime_type"))), "")
+        return _blob(kind, raw.get("data"), _mime(raw), "")
     if kind == "resource":
         return _resource(raw.get("resource"))
     if kind == "resource_link":
@@ -115,11 +126,17 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
 
 def _unknown(kind: str, raw: Mapping[str, Any]) -> Item:
     """Return the placeholder of an item type nobody knows, naming what it declares."""
-    mime = _string(raw.get("mimeType", raw.get("mime_type")))
+    mime = _mime(raw)
     uri = shown_uri(_string(raw.get("uri")))
     data = _base64.clean(raw.get("data", raw.get("blob")))
     size = _base64.decoded_size(data) if data is not None else None
     return Item(OTHER, placeholder(kind, mime, uri, size))
+
+
+def _mime(raw: Mapping[str, Any]) -> str:
+    """Return the declared MIME type, lower-cased and without parameters (``; charset=``)."""
+    mime = _string(raw.get("mimeType", raw.get("mime_type")))
+    return mime.split(";", 1)[0].strip().lower()
 
 
 def _string(value: object) -> str:
@@ -139,7 +156,7 @@ def _resource(resource: object) -> Item:
     if not isinstance(resource, Mapping):
         return Item(OTHER, placeholder("resource"))
     uri = _string(resource.get("uri"))
-    mime = _string(resource.get("mimeType", resource.get("mime_type")))
+    mime = _mime(resource)
     text = resource.get("text")
     if isinstance(text, str):
         return Item(DOCUMENT, text, mime=mime, uri=uri)
@@ -153,18 +170,18 @@ def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
     if data is None:
         return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
     size = _base64.decoded_size(data)
-    if mime.startswith("text/"):
+    if kind == "resource" and mime.startswith("text/"):
         import binascii
 
         text = binascii.a2b_base64(data).decode("utf-8", errors="replace")
         return Item(DOCUMENT, text, mime=mime, uri=uri)
     sniffed = _base64.sniff(data)
-    if kind == "image" or mime.startswith("image/"):
-        if sniffed in _IMAGE_MIMES:
+    if kind == "image" or (kind == "resource" and mime.startswith("image/")):
+        if sniffed in IMAGE_MIMES:
             # The bytes decide: providers check them, and a wrong label is a 400.
             text = placeholder(kind, sniffed, uri, size)
             return Item(IMAGE, text, data=data, mime=sniffed, uri=uri, size=size)
-    elif mime == "application/pdf" and sniffed == "application/pdf":
+    elif kind != "audio" and mime == "application/pdf" and sniffed == "application/pdf":
         text = placeholder(kind, mime, uri, size)
         return Item(PDF, text, data=data, mime=mime, uri=uri, size=size)
     return Item(OTHER, placeholder(kind, shown, uri, size), mime=shown, uri=uri, size=size)
@@ -247,7 +264,7 @@ def _search_result(raw: Mapping[str, Any]) -> Item:
                 text = part.get("text")
                 if isinstance(text, str) and text.strip():
                     texts.append(text)
-    string_form = "\n".join([f"[search_result] {title} <{source}>", *texts])
+    string_form = "\n".join([f"[search_result] {title} <{shown_uri(source)}>", *texts])
     if not (title and source and texts):
         # Anthropic requires a title, a source and non-empty text content.
         return Item(OTHER, string_form)

@@ -51,9 +51,9 @@ def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
     for name, value in given.items():
         if name not in ALL_OPTIONS:
             raise UnknownOption(name, ALL_OPTIONS)
-        if name not in wire.options:
-            continue  # known to another wire: ignored here
-        changes[name] = _check(name, value)
+        value = _check(name, value)  # a bad value is a bug even where it is ignored
+        if name in wire.options:
+            changes[name] = value
     return wire.defaults._replace(**changes) if changes else wire.defaults
 
 

@@ -78,8 +78,8 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
             native["cache_control"] = dict(item.cache_control)
         blocks.append(native)
     content: list[dict[str, Any]] | str = blocks
-    if not blocks:
-        content = result._string if result._string.strip() else ""
+    if not blocks:  # nothing but blank text: the structured content as JSON, or ""
+        content = result._structured[1] or ""
         if result.is_error and not content:
             content = EMPTY_ERROR_TEXT
     out: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.id, "content": content}

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import _items
 from .._items import IMAGE, PDF
 from .._options import Options, Wire
 from .._values import thaw
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .._result import ToolResult
 
 MAX_BASE64 = 20 * 1024 * 1024
-IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/webp"})
+IMAGE_MIMES = _items.IMAGE_MIMES - {"image/gif"}
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
