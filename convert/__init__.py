@@ -12,7 +12,14 @@ This package is pure: standard library only, no I/O.
 
 from __future__ import annotations
 
-from ._api import KINDS, WIRES, carries_native, format_tool_results, native_needs_vision
+from ._api import (
+    KINDS,
+    WIRES,
+    carries_native,
+    format_tool_results,
+    native_needs_vision,
+    wire_options,
+)
 from ._options import ALL_OPTIONS as OPTIONS
 from ._options import Options
 from ._result import ToolResult
@@ -42,4 +49,5 @@ __all__ = [
     "carries_native",
     "format_tool_results",
     "native_needs_vision",
+    "wire_options",
 ]

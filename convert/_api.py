@@ -6,10 +6,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._result import ToolResult
-from .errors import InvalidToolResult, UnknownKind
+from .errors import InvalidToolResult, UnknownKind, UnknownWire
 from .wires import TABLE, plan
 
-__all__ = ["KINDS", "WIRES", "carries_native", "format_tool_results", "native_needs_vision"]
+__all__ = [
+    "KINDS",
+    "WIRES",
+    "carries_native",
+    "format_tool_results",
+    "native_needs_vision",
+    "wire_options",
+]
 
 #: Every wire name, in a stable order.
 WIRES: tuple[str, ...] = tuple(TABLE)
@@ -43,6 +50,17 @@ def native_needs_vision(wire: str | None, kind: str) -> bool:
         raise UnknownKind(kind)
     spec = TABLE.get(wire) if isinstance(wire, str) else None
     return spec is not None and spec.native.get(kind, False)
+
+
+def wire_options(wire: str) -> frozenset[str]:
+    """Return the names of the options ``wire`` reads (others are ignored there).
+
+    :raises UnknownWire: for a wire not in ``WIRES``.
+    """
+    spec = TABLE.get(wire) if isinstance(wire, str) else None
+    if spec is None:
+        raise UnknownWire(wire, TABLE)
+    return spec.options
 
 
 def format_tool_results(

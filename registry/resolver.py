@@ -8,16 +8,16 @@ For (engine, model, optional forced wire):
    ``source_blocks``) is decided by the most specific claim: the model's own
    claim, else the last matching rule that claims it, else the engine's claim,
    else absent (false). Under an evidence policy (``min_evidence``) a claim
-   weaker than the policy counts as absent, and so does a native form whose
-   recorded evidence is weaker;
+   weaker than the policy counts as absent: the next, less specific claim decides;
 3. ``tool_result_images`` survives only if the wire carries images natively
    (``carries_native``) and, where that form needs vision
    (``native_needs_vision``), the model has ``image_input``;
-4. ``tool_result_pdf`` likewise for PDFs; on the anthropic wire the PDF goes as a
-   document source block, so it also needs ``source_blocks``;
+4. ``tool_result_pdf`` likewise for PDFs; on a wire that reads ``source_blocks``
+   (anthropic) the PDF goes as a document source block, so it also needs
+   ``source_blocks``;
 5. converter options: ``image_input`` = tool_result_images, ``native_pdf`` =
-   tool_result_pdf, ``source_blocks`` on the anthropic wire, ``response_tag`` on
-   hermes -- only the options the wire reads.
+   tool_result_pdf, ``source_blocks``, and the engine's ``response_tag`` -- only
+   those the wire reads (``toolwire.convert.wire_options``).
 """
 
 from __future__ import annotations
@@ -32,16 +32,15 @@ from typing import Any, cast
 
 from toolwire.convert import (
     KINDS,
-    WIRES,
     ToolResult,
     carries_native,
     format_tool_results,
     native_needs_vision,
+    wire_options,
 )
 
-from ._validate import model_id as check_model_id
-from .errors import InvalidStatus, InvalidWire
-from .models import EVIDENCE_STATUSES, evidence_rank
+from . import _validate as check
+from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
 
@@ -65,6 +64,8 @@ class FlagTrace:
     claim: Claim | None
     #: why a claimed true ended up false (None when it was not cleared)
     cleared_by: str | None = None
+    #: (where, claim) of the more specific claims the evidence policy set aside
+    ignored: tuple[tuple[str, Claim], ...] = ()
 
     @property
     def status(self) -> str | None:
@@ -82,6 +83,10 @@ class FlagTrace:
             "evidence": claim.evidence if claim else None,
             "source": claim.source if claim else None,
             "cleared_by": self.cleared_by,
+            "ignored": [
+                {"decided_by": where, "value": c.value, "status": c.status}
+                for where, c in self.ignored
+            ],
         }
 
 
@@ -130,13 +135,19 @@ class Resolution:
         for entry in self.trace.values():
             state = "on " if entry.value else "off"
             if entry.claim is None:
-                why = "no claim (absent = off)"
+                why = "no claim" if not entry.ignored else "no claim meets the evidence policy"
+                why += " (absent = off)"
             else:
                 claim = entry.claim
                 why = f"{entry.decided_by} claims {str(claim.value).lower()} [{claim.status}]"
                 if claim.evidence:
                     why += f": {claim.evidence}"
             lines.append(f"  {entry.flag:<19} {state}  {why}")
+            for where, claim in entry.ignored:
+                lines.append(
+                    f"  {'':<19}      ignored: {where} claims {str(claim.value).lower()} "
+                    f"[{claim.status}], weaker than {self.min_evidence}"
+                )
             if entry.cleared_by:
                 lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
         if self.native_forms:
@@ -198,18 +209,16 @@ class Resolver:
         found = self._resolutions.get(key)
         if found is not None:
             return found
-        check_model_id(model)
-        if wire is not None and wire not in WIRES:
-            raise InvalidWire(f"invalid wire {wire!r}; valid: {', '.join(WIRES)}")
-        if min_evidence is not None and min_evidence not in EVIDENCE_STATUSES:
-            raise InvalidStatus(
-                f"invalid evidence status {min_evidence!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
-            )
+        check.model_id(model)
+        if wire is not None:
+            check.wire(wire)
+        if min_evidence is not None:
+            check.status(min_evidence)
         snapshot = self._snapshot(engine, model)
         resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms())
         with self._lock:
             if self._revision == snapshot.revision:
-                self._resolutions[key] = resolution
+                _bounded_put(self._resolutions, key, resolution)
         return resolution
 
     def format_for(
@@ -251,7 +260,7 @@ class Resolver:
             snapshot = self.registry.engine_snapshot(engine, models=(model,))
             with self._lock:
                 if snapshot.revision == self._revision:
-                    self._snapshots[engine, model] = snapshot
+                    _bounded_put(self._snapshots, (engine, model), snapshot)
         return snapshot
 
     def _wire_forms(self) -> Mapping[tuple[str, str], str]:
@@ -260,6 +269,18 @@ class Resolver:
             forms = {(f.wire, f.kind): f.status for f in self.registry.wire_forms()}
             self._forms = forms
         return forms
+
+
+#: At most this many resolutions (and model snapshots) are cached per resolver: model
+#: ids come from clients, and a gateway must not grow without bound between writes.
+CACHE_SIZE = 10_000
+
+
+def _bounded_put(cache: dict[Any, Any], key: object, value: object) -> None:
+    """Store ``value``, starting the cache afresh when it is full (cheap, and bounded)."""
+    if len(cache) >= CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
 
 
 def _decide(
@@ -275,19 +296,16 @@ def _decide(
     policy = _Policy(min_evidence)
 
     trace: dict[str, FlagTrace] = {}
-    for flag in FLAGS:  # image_input and source_blocks: the claim under the policy
-        claim, decided_by = _claim(flag, snapshot, model, rules)
+    for flag in FLAGS:  # the most specific claim the policy accepts decides
+        claim, decided_by, ignored = _claim(flag, snapshot, model, rules, policy)
         claimed = None if claim is None else claim.value
-        value, cleared = bool(claimed), None
-        if claim is not None and value and policy.rejects(claim.status):
-            value, cleared = False, f"evidence {claim.status} is weaker than {min_evidence}"
-        trace[flag] = FlagTrace(flag, value, claimed, decided_by, claim, cleared)
+        trace[flag] = FlagTrace(flag, bool(claimed), claimed, decided_by, claim, None, ignored)
     facts = (trace["image_input"].value, trace["source_blocks"].value)
     for flag, kind in _KIND.items():  # then the wire in force clears native media
         entry = trace[flag]
-        if entry.value and (cleared := _wire_clears(wire, kind, *facts, policy)) is not None:
+        if entry.value and (cleared := _wire_clears(wire, kind, *facts)) is not None:
             trace[flag] = FlagTrace(
-                flag, False, entry.claimed, entry.decided_by, entry.claim, cleared
+                flag, False, entry.claimed, entry.decided_by, entry.claim, cleared, entry.ignored
             )
     capabilities = {flag: entry.value for flag, entry in trace.items()}
     return Resolution(
@@ -324,16 +342,25 @@ def _wire(
 
 
 def _claim(
-    flag: str, snapshot: EngineSnapshot, model: Model | None, rules: tuple[Rule, ...]
-) -> tuple[Claim | None, str]:
+    flag: str,
+    snapshot: EngineSnapshot,
+    model: Model | None,
+    rules: tuple[Rule, ...],
+    policy: _Policy,
+) -> tuple[Claim | None, str, tuple[tuple[str, Claim], ...]]:
+    """Return the deciding claim, where it sits, and the claims the policy set aside."""
+    candidates: list[tuple[Claim, str]] = []
     if model is not None and flag in model.claims:
-        return model.claims[flag], "model"
-    for rule in reversed(rules):
-        if flag in rule.claims:
-            return rule.claims[flag], _rule_label(rule)
+        candidates.append((model.claims[flag], "model"))
+    candidates += [(r.claims[flag], _rule_label(r)) for r in reversed(rules) if flag in r.claims]
     if flag in snapshot.claims:
-        return snapshot.claims[flag], "engine"
-    return None, "none"
+        candidates.append((snapshot.claims[flag], "engine"))
+    ignored: list[tuple[str, Claim]] = []
+    for claim, where in candidates:
+        if not policy.rejects(claim.status):
+            return claim, where, tuple(ignored)
+        ignored.append((where, claim))
+    return None, "none", tuple(ignored)
 
 
 def _rule_label(rule: Rule) -> str:
@@ -357,32 +384,30 @@ class _Policy:
         )
 
 
-def _wire_clears(
-    wire: str, kind: str, image_input: bool, source_blocks: bool, policy: _Policy
-) -> str | None:
+def _wire_clears(wire: str, kind: str, image_input: bool, source_blocks: bool) -> str | None:
     """Return why the wire in force clears a native-media flag, or None."""
     if not carries_native(wire, kind):
         return f"the {wire} wire has no native {kind} form (carries_native is false)"
     if native_needs_vision(wire, kind) and not image_input:
         return f"a native {kind} on the {wire} wire needs image_input (native_needs_vision)"
-    if kind == "pdf" and wire == "anthropic" and not source_blocks:
-        return "a PDF on the anthropic wire is a document source block: needs source_blocks"
+    if kind == "pdf" and not source_blocks and "source_blocks" in wire_options(wire):
+        return f"a PDF on the {wire} wire is a document source block: needs source_blocks"
     return None
 
 
 def _options(
     wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot
 ) -> dict[str, Any]:
-    """Return the converter options the wire reads."""
-    options: dict[str, Any] = {}
-    if carries_native(wire, "image") or carries_native(wire, "pdf"):
-        options["image_input"] = capabilities["tool_result_images"]
-        options["native_pdf"] = capabilities["tool_result_pdf"]
-    if wire == "anthropic":
-        options["source_blocks"] = capabilities["source_blocks"]
-    if wire == "hermes" and snapshot.engine.response_tag:
-        options["response_tag"] = snapshot.engine.response_tag
-    return options
+    """Return the converter options, those the wire reads only."""
+    candidates: dict[str, Any] = {
+        "image_input": capabilities["tool_result_images"],
+        "native_pdf": capabilities["tool_result_pdf"],
+        "source_blocks": capabilities["source_blocks"],
+    }
+    if snapshot.engine.response_tag:
+        candidates["response_tag"] = snapshot.engine.response_tag
+    reads = wire_options(wire)
+    return {name: value for name, value in candidates.items() if name in reads}
 
 
 # -- module-level convenience: one default registry and resolver per process ---------

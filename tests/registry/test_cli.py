@@ -563,9 +563,9 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
         )
     )
     assert traced["options"] == {"image_input": False, "native_pdf": False}
-    assert traced["trace"]["tool_result_pdf"]["cleared_by"] == (
-        "evidence documented is weaker than live-verified"
-    )
+    pdf = traced["trace"]["tool_result_pdf"]
+    assert (pdf["value"], pdf["decided_by"], pdf["cleared_by"]) == (False, "none", None)
+    assert [entry["status"] for entry in pdf["ignored"]] == ["documented", "documented"]
     forced = ok(run(runner, url, "resolve", "anthropic", "claude-sonnet-4-5", "--wire", "openai"))
     assert forced.splitlines()[0] == "wire: openai" and forced.splitlines()[-1] == "options: (none)"
 

@@ -241,22 +241,56 @@ def test_source_blocks_gate_the_pdf_on_the_anthropic_wire(registry: Registry) ->
 # -- evidence policy ---------------------------------------------------------------------
 
 
-def test_min_evidence_clears_weaker_enabling_claims(registry: Registry) -> None:
+def test_min_evidence_treats_weaker_claims_as_absent(registry: Registry) -> None:
     found = _resolve(registry, "anthropic", "claude-sonnet-4-5", min_evidence="live-verified")
     assert found.min_evidence == "live-verified"
     for flag in ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks"):
         entry = found.trace[flag]
-        assert (entry.claimed, entry.value, entry.status) == (True, False, "documented")
-        assert entry.cleared_by == "evidence documented is weaker than live-verified"
+        assert (entry.claim, entry.claimed, entry.value) == (None, None, False)
+        assert entry.decided_by == "none" and entry.cleared_by is None
+        ((where, claim),) = entry.ignored  # the one claim there is, set aside
+        assert claim.status == "documented" and claim.value is True
+        assert where.startswith("rule #1 " if flag == "image_input" else "engine")
     assert dict(found.options) == {
         "image_input": False,
         "native_pdf": False,
         "source_blocks": False,
     }
+    assert "ignored: engine claims true [documented], weaker than live-verified" in (
+        found.explain()
+    )
     unverified = _resolve(registry, "minimax-anthropic", "MiniMax-M3", min_evidence="documented")
     images = unverified.trace["tool_result_images"]
-    assert images.cleared_by == "evidence unverified is weaker than documented"
+    assert images.value is False and images.claim is None
+    assert [c.status for _, c in images.ignored] == ["unverified"]
     assert unverified.capabilities["image_input"] is True  # documented passes "documented"
+
+
+def test_min_evidence_falls_through_to_a_less_specific_claim(registry: Registry) -> None:
+    """A weak model claim is absent under the policy: the engine's strong claim decides."""
+    registry.set_claim(
+        "openai-responses",
+        "image_input",
+        True,
+        status="live-verified",
+        evidence="probe",
+        recorded_by="ops",
+    )
+    registry.set_claim(
+        "openai-responses",
+        "image_input",
+        False,
+        model="gpt-x",
+        status="unverified",
+        evidence="guess",
+        recorded_by="ops",
+    )
+    plain = _resolve(registry, "openai-responses", "gpt-x")
+    assert plain.capabilities["image_input"] is False  # the model claim decides
+    strict = _resolve(registry, "openai-responses", "gpt-x", min_evidence="live-verified")
+    entry = strict.trace["image_input"]
+    assert (entry.value, entry.decided_by) == (True, "engine")
+    assert [(where, c.status) for where, c in entry.ignored] == [("model", "unverified")]
 
 
 def test_min_evidence_keeps_live_verified_claims(registry: Registry) -> None:
@@ -306,7 +340,8 @@ def test_explain_names_the_claim_and_the_wire_fact(registry: Registry) -> None:
     policy = _resolve(registry, "gemini", "gemini-3-flash-preview", min_evidence="live-verified")
     explained = policy.explain()
     assert "claims weaker than live-verified count as absent" in explained
-    assert "cleared: evidence documented is weaker than live-verified" in explained
+    assert "no claim meets the evidence policy (absent = off)" in explained
+    assert "ignored: engine claims true [documented], weaker than live-verified" in explained
 
 
 def test_as_dict_is_json_with_wire_options_capabilities_and_trace(registry: Registry) -> None:
