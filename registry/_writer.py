@@ -8,13 +8,13 @@ registry revision once when anything changed. Every claim change appends one
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
+from toolwire.convert import InvalidOption, format_tool_results
 
 from . import _queries as q
 from . import _validate as check
@@ -32,8 +32,6 @@ from .models import (
 from .records import Claim, Engine, Model, Rule, WireForm
 
 __all__ = ["Writer"]
-
-_TAG_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,11 +488,14 @@ def _required(value: object, what: str) -> str:
 
 
 def _tag(value: object) -> str | None:
+    """Return a hermes response tag the converter takes (it alone says what is valid)."""
     if value is None:
         return None
-    if not isinstance(value, str) or not _TAG_RE.fullmatch(value):
-        raise InvalidInput(f"invalid response tag {value!r}: an XML-style tag name")
-    return value
+    try:
+        format_tool_results("hermes", [], response_tag=value)
+    except InvalidOption as error:
+        raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
+    return value  # type: ignore[return-value]  # checked just above
 
 
 def _as_date(value: object) -> date | None:

@@ -32,7 +32,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 ENGINE_COLUMNS = ("name", "provider", "family", "default_wire", "kind", "base_url")
 MODEL_COLUMNS = ("engine", "model_id", "wire", "note")
-RULE_COLUMNS = ("engine", "position", "match", "pattern", "wire", "claims", "note")
+# "id" is what a rule's claims name as their subject (rule:<id>); --rule takes the position.
+RULE_COLUMNS = ("engine", "position", "id", "match", "pattern", "wire", "claims", "note")
 CLAIM_COLUMNS = (
     "engine",
     "subject_key",
@@ -131,11 +132,28 @@ def _actor_option(fn: F) -> F:
 
 
 def _actor(actor: str | None) -> str:
-    return actor or os.environ.get("TOOLWIRE_USER") or getpass.getuser()
+    if actor or os.environ.get("TOOLWIRE_USER"):
+        return actor or os.environ["TOOLWIRE_USER"]
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (a container user without a passwd entry)
+        return f"uid:{os.getuid()}" if hasattr(os, "getuid") else "unknown"
 
 
 def _emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
-    click.echo(render([as_row(r) if not isinstance(r, dict) else r for r in rows], fmt, columns))
+    _echo(render([as_row(r) if not isinstance(r, dict) else r for r in rows], fmt, columns))
+
+
+def _echo(text: str) -> None:
+    """Print ``text``; a lone surrogate (not UTF-8) is printed as its escape, ``\\ud800``."""
+    try:
+        click.echo(text)
+    except UnicodeEncodeError:
+        click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+def _echo_json(data: Any) -> None:
+    _echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -151,7 +169,7 @@ def _emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
 @click.option(
     "--busy-timeout",
     envvar="TOOLWIRE_BUSY_TIMEOUT",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=3600),
     default=5.0,
     show_default=True,
     metavar="SECONDS",
@@ -160,6 +178,8 @@ def _emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
 @click.pass_context
 def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> None:
     """Format tool results for LLM wires, and keep the registry of what each model reads."""
+    if busy_timeout != busy_timeout:  # NaN passes every range check
+        raise click.BadParameter("not a number", param_hint="--busy-timeout")
     ctx.obj = _Context(database_url, busy_timeout)
     ctx.call_on_close(ctx.obj.close)
 
@@ -237,7 +257,7 @@ def engine_show(obj: _Context, name: str, fmt: str) -> None:
         data["claims"] = [as_row(c) for c in snapshot.claims.values()]
         data["rules"] = [_rule_row(r) for r in snapshot.rules]
         data["models"] = sorted(snapshot.models)
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(data)
         return
     _emit([snapshot.engine], fmt, [*ENGINE_COLUMNS, "response_tag", "note"])
     if fmt == "table":
@@ -297,7 +317,7 @@ def model_list(obj: _Context, engine: str | None, fmt: str) -> None:
 def model_show(obj: _Context, engine: str, model: str, fmt: str) -> None:
     """Show a model: its row, its own claims and the rules that match it."""
     registry = obj.registry()
-    snapshot = registry.engine_snapshot(engine)
+    snapshot = registry.engine_snapshot(engine, models=(model,))
     row = snapshot.models.get(model)
     rules = [_rule_row(r) for r in snapshot.matching_rules(model)]
     claims = list(row.claims.values()) if row else []
@@ -310,7 +330,7 @@ def model_show(obj: _Context, engine: str, model: str, fmt: str) -> None:
             "claims": [as_row(c) for c in claims],
             "matching_rules": rules,
         }
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(data)
         return
     click.echo(
         f"{engine} / {model}: " + ("recorded" if row else "not recorded (resolves by rules)")
@@ -525,7 +545,7 @@ def claim_history(
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=36500),
     default=None,
     metavar="N",
     help="Only claims not verified in the last N days (or never).",
@@ -605,7 +625,7 @@ def resolve_command(
         data = resolution.as_dict()
         if not explain:
             del data["trace"]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(data)
     elif explain:
         click.echo(resolution.explain())
     else:
@@ -645,7 +665,7 @@ def format_command(
     results = _read_results(file, call_id, name)
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     payload = resolution.format(results)
-    click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    _echo_json(payload)
 
 
 def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
@@ -656,6 +676,8 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         raise click.ClickException(f"{label}: not JSON ({exc.msg} at line {exc.lineno})") from None
     except UnicodeDecodeError:
         raise click.ClickException(f"{label}: not UTF-8 text") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+        raise click.ClickException(f"{label}: unusable JSON ({type(exc).__name__})") from None
     entries = data if isinstance(data, list) else [data]
     if not entries:
         raise click.ClickException(f"{label}: no tool results")

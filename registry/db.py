@@ -121,6 +121,13 @@ def wrap_errors(action: str) -> Iterator[None]:
     """
     try:
         yield
+    except ImportError as error:  # the URL names a driver that is not installed
+        raise DatabaseError(
+            f"{action}: database driver not installed ({error.name or error}); "
+            "for PostgreSQL: pip install 'toolwire[postgresql]'"
+        ) from error
+    except OSError as error:  # e.g. the setup lock file next to an SQLite database
+        raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
     except (exc.SQLAlchemyError, CommandError, sqlite3.Error) as error:
         detail = str(getattr(error, "orig", None) or error).strip().splitlines()
         first = detail[0] if detail else type(error).__name__

@@ -1,6 +1,6 @@
 """Seed the registry from the TOML files shipped in ``toolwire.data``.
 
-The format is described in the header of ``data/anthropic.toml``. Seeding is
+The format is described in the header of ``data/wires.toml``. Seeding is
 idempotent and runs in one transaction:
 
 - engines, models, rules and wire forms are added when missing and otherwise left

@@ -243,7 +243,7 @@ class Registry:
 
         :raises UnknownEngine: when the engine does not exist.
         """
-        return self.engine_snapshot(engine).rules
+        return self.engine_snapshot(engine, models=()).rules
 
     def claims(
         self,

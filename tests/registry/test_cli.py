@@ -6,8 +6,11 @@ import base64
 import csv
 import io
 import json
+import os
 import sqlite3
 import struct
+import subprocess
+import sys
 import time
 import zlib
 from collections.abc import Iterator
@@ -733,6 +736,27 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         (("resolve", "openai", "gpt-4o", "--min-evidence", "verified"), ("'verified'",)),
         (("audit", "--status", "confirmed"), ("'confirmed'",)),
         (("audit", "--stale-days", "-1"), ("-1",)),
+        (("audit", "--stale-days", "99999999"), ("99999999",)),
+        (("--busy-timeout", "nan", "engine", "list"), ("--busy-timeout", "not a number")),
+        (("--busy-timeout", "inf", "engine", "list"), ("inf",)),
+        (
+            (
+                "engine",
+                "add",
+                "h",
+                "--provider",
+                "p",
+                "--family",
+                "f",
+                "--wire",
+                "hermes",
+                "--kind",
+                "shim",
+                "--response-tag",
+                "ns:resp",
+            ),
+            ("invalid response tag 'ns:resp'",),
+        ),
         (("audit", "--engine", "nope"), ("unknown engine 'nope'",)),
         (("format", "openai", "gpt-4o", "/nonexistent/result.json"), ("/nonexistent/result.json",)),
         (("db", "nuke"), ("nuke",)),
@@ -756,6 +780,8 @@ def test_bad_input_is_one_line_and_changes_nothing(
         ('{"content": "just text"}', ("stdin:", "content")),
         ('[{"id": "a", "result": {"content": [{"text": "no type"}]}}]', ("stdin[0]:",)),
         ('[{"id": "a", "content": []}, "b"]', ("stdin[1]: expected an object, not str",)),
+        ("[" * 100_000 + "]" * 100_000, ("stdin: unusable JSON",)),
+        ('{"content": [], "n": ' + "9" * 5000 + "}", ("stdin: unusable JSON",)),
     ],
 )
 def test_bad_tool_results_are_one_line_errors(
@@ -824,3 +850,23 @@ def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
     assert state(url) == before
     ok(run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7"))
     assert state(url)[0] == before[0] + 1
+
+
+def test_an_unavailable_driver_is_one_line(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--database-url", "mysql://nobody@localhost/x", "engine", "list"])
+    failed(result, "database driver not installed")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_lone_surrogate_is_printed_escaped(url: str) -> None:
+    """A real process: its stdout encodes strictly as UTF-8 (CliRunner's does not)."""
+    body = json.dumps({"content": [{"type": "text", "text": "a\ud800b"}]})
+    done = subprocess.run(
+        [sys.executable, "-m", "toolwire.registry.cli", "format", "openai", "gpt-4o", "-"],
+        input=body.encode(),
+        capture_output=True,
+        env={**os.environ, "TOOLWIRE_DATABASE_URL": url, "PYTHONIOENCODING": "utf-8"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)[0]["content"] == "a\ud800b"
