@@ -88,6 +88,19 @@ def test_dispatch_table_has_an_entry_for_every_wire() -> None:
         assert entry.options <= OPTIONS
 
 
+def test_wire_options_say_which_options_each_wire_reads() -> None:
+    assert {wire: convert.wire_options(wire) for wire in WIRES} == {
+        "anthropic": {"image_input", "native_pdf", "source_blocks"},
+        "openai": set(),
+        "responses": {"image_input", "native_pdf"},
+        "gemini": {"image_input", "native_pdf"},
+        "ollama": set(),
+        "hermes": {"response_tag"},
+    }
+    with pytest.raises(convert.UnknownWire):
+        convert.wire_options("chat")
+
+
 @pytest.mark.parametrize("wire", ["Anthropic", "open-ai", "claude", "", " gemini"])
 def test_unknown_wire_names_the_valid_wires(wire: str) -> None:
     with pytest.raises(UnknownWire) as info:
