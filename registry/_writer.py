@@ -492,10 +492,12 @@ def _tag(value: object) -> str | None:
     if value is None:
         return None
     try:
+        if not isinstance(value, str):
+            raise InvalidOption("a tag is a string")
         format_tool_results("hermes", [], response_tag=value)
     except InvalidOption as error:
         raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
-    return value  # type: ignore[return-value]  # checked just above
+    return value
 
 
 def _as_date(value: object) -> date | None:
