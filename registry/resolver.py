@@ -231,8 +231,7 @@ class Resolver:
         min_evidence: str | None = None,
     ) -> list[Any]:
         """Resolve, then return ``results`` formatted for the wire and options found."""
-        resolution = self.resolve(engine, model, wire=wire, min_evidence=min_evidence)
-        return format_tool_results(resolution.wire, results, **resolution.options)
+        return self.resolve(engine, model, wire=wire, min_evidence=min_evidence).format(results)
 
     # -- cache ----------------------------------------------------------------------
 
@@ -471,7 +470,5 @@ def format_for(
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
     """
-    resolution = _resolver_for(registry).resolve(
-        engine, model, wire=wire, min_evidence=min_evidence
-    )
-    return format_tool_results(resolution.wire, results, **resolution.options)
+    resolver = _resolver_for(registry)
+    return resolver.format_for(engine, model, results, wire=wire, min_evidence=min_evidence)
