@@ -419,6 +419,9 @@ _resolvers_lock = threading.Lock()
 def _resolver_for(registry: Registry | None) -> Resolver:
     """Return the resolver (and its cache) kept for ``registry`` or the default one."""
     global _default
+    found = _default if registry is None else _resolvers.get(registry)
+    if found is not None:  # the hot path takes no lock
+        return found
     with _resolvers_lock:
         if registry is not None:
             resolver = _resolvers.get(registry)
