@@ -138,24 +138,6 @@ def claim_select() -> AnySelect:
     )
 
 
-def claims_by_subject(
-    rows: Iterable[AnyRow],
-) -> tuple[dict[str, Claim], dict[int, dict[str, Claim]], dict[str, dict[str, Claim]]]:
-    """Split claim rows into engine-level, per-rule and per-model maps keyed by capability."""
-    engine_claims: dict[str, Claim] = {}
-    rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
-    model_claims: dict[str, dict[str, Claim]] = defaultdict(dict)
-    for row in rows:
-        claim = to_claim(row)
-        if claim.rule is not None:
-            rule_claims[claim.rule][claim.capability] = claim
-        elif claim.model is not None:
-            model_claims[claim.model][claim.capability] = claim
-        else:
-            engine_claims[claim.capability] = claim
-    return engine_claims, rule_claims, model_claims
-
-
 def _model(row: Sequence[Any], claims: Mapping[str, Claim]) -> Model:
     """Build a Model from a row of MODEL_COLUMNS (positionally: fast)."""
     return Model(row[0], row[1], row[2], row[3], row[4], row[5], claims)
@@ -164,11 +146,6 @@ def _model(row: Sequence[Any], claims: Mapping[str, Claim]) -> Model:
 def model_select() -> AnySelect:
     """Return a SELECT of MODEL_COLUMNS over every model."""
     return select(*MODEL_COLUMNS).join(EngineRow, EngineRow.id == ModelRow.engine_id)
-
-
-def to_models(rows: Iterable[AnyRow], claims: dict[str, dict[str, Claim]]) -> dict[str, Model]:
-    """Build Model records keyed by model id, attaching their claims."""
-    return {row[1]: _model(row, MappingProxyType(claims.get(row[1], _EMPTY))) for row in rows}
 
 
 def rule_select() -> AnySelect:
@@ -205,14 +182,7 @@ _SNAPSHOT_CLAIM_COLUMNS = (
     ClaimRow.model_row_id,
     ClaimRow.rule_id,
     ClaimRow.subject_key,
-    ClaimRow.capability,
-    ClaimRow.value,
-    ClaimRow.status,
-    ClaimRow.evidence,
-    ClaimRow.source,
-    ClaimRow.verified_at,
-    ClaimRow.recorded_by,
-    ClaimRow.recorded_at,
+    *CLAIM_COLUMNS[4:],  # capability ... recorded_at
 )
 _SNAPSHOT_MODEL_COLUMNS = (ModelRow.id, *MODEL_COLUMNS[1:])
 
