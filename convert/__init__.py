@@ -3,9 +3,11 @@
 Build a :class:`ToolResult` (directly or with :meth:`ToolResult.from_mcp`), then
 call ``result.to(wire, **options)`` for one block, or
 :func:`format_tool_results` for the messages to append after the assistant
-turn. Images and PDFs go out natively only where the wire has a form for them
-and the options say the model reads them; everywhere else a metadata-only
-placeholder stands in (never the base64 payload).
+turn. :meth:`ToolResult.from_wire` reads any wire's block back, and
+:func:`convert_tool_results` re-targets blocks from one wire to another.
+Images and PDFs go out natively only where the wire has a form for them and the
+options say the model reads them; everywhere else a metadata-only placeholder
+stands in (never the base64 payload).
 
 This package is pure: standard library only, no I/O.
 """
@@ -20,11 +22,13 @@ from ._api import (
     native_needs_vision,
     wire_options,
 )
+from ._gateway import convert_tool_results
 from ._options import ALL_OPTIONS as OPTIONS
 from ._options import Options
 from ._result import ToolResult
 from .errors import (
     ConvertError,
+    InvalidBlock,
     InvalidOption,
     InvalidToolResult,
     ToolwireError,
@@ -38,6 +42,7 @@ __all__ = [
     "OPTIONS",
     "WIRES",
     "ConvertError",
+    "InvalidBlock",
     "InvalidOption",
     "InvalidToolResult",
     "Options",
@@ -47,6 +52,7 @@ __all__ = [
     "UnknownOption",
     "UnknownWire",
     "carries_native",
+    "convert_tool_results",
     "format_tool_results",
     "native_needs_vision",
     "wire_options",

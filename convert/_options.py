@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import InvalidOption, UnknownOption
 
 if TYPE_CHECKING:
+    from ._read import Read
     from ._result import ToolResult
 
 __all__ = ["ALL_OPTIONS", "Options", "Wire", "resolve_options"]
@@ -39,6 +40,8 @@ class Wire(NamedTuple):
     defaults: Options
     block: Callable[[ToolResult, Options], Any]
     envelope: Callable[[list[Any]], list[dict[str, Any]]]
+    #: reads one block of this wire back (``ToolResult.from_wire``); None: not readable
+    read: Callable[[Any], Read] | None = None
 
 
 def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:

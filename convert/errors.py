@@ -8,12 +8,16 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── UnknownKind(ConvertError, ValueError)       media kind not "image"/"pdf"
         ├── UnknownOption(ConvertError, TypeError)      option no wire knows
         ├── InvalidOption(ConvertError, ValueError)     known option, unusable value
-        └── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
-                                                        content array
+        ├── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
+        │                                               content array
+        └── InvalidBlock(ConvertError, ValueError)      a wire block that cannot be
+                                                        read back (``from_wire``)
 
 Conversion itself never raises on *content*: once a ``ToolResult`` exists, any item
 a wire cannot carry (unknown type, broken base64, mismatched MIME, oversize) goes
-out as a metadata-only placeholder.
+out as a metadata-only placeholder. Reading a wire's block back
+(``ToolResult.from_wire``) raises ``InvalidBlock`` for a block that is not of that
+wire; what a readable block holds but no wire can carry becomes a placeholder.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "ConvertError",
+    "InvalidBlock",
     "InvalidOption",
     "InvalidToolResult",
     "ToolwireError",
@@ -73,6 +78,10 @@ class InvalidOption(ConvertError, ValueError):
 
 class InvalidToolResult(ConvertError, ValueError):
     """Input that is not an MCP tool result (content not a list of typed objects, ...)."""
+
+
+class InvalidBlock(ConvertError, ValueError):
+    """A block that is not a tool-result block of the wire it is read as."""
 
 
 def _closest(word: object, choices: list[str]) -> str:

@@ -19,12 +19,28 @@
 - When no block is left, ``content`` is the string form (``""`` or the
   structured content as JSON); a failed tool with no output says so in text,
   since the API rejects an empty error result.
+
+Reading a block back (``read``):
+
+- ``tool_use_id`` is the call id (missing: ``""``); ``is_error`` the error flag.
+- String content is one text item, except the forms toolwire writes for a result
+  without blocks: ``""`` (no content), the failed-without-output text under
+  ``is_error``, and canonical JSON, which is read back as the structured content.
+- ``text`` blocks become MCP text items (keeping ``cache_control``); base64
+  ``image`` blocks MCP image items (an image with ``cache_control``, or given by
+  URL, stays an Anthropic image block); ``document`` and ``search_result`` blocks
+  stay as they are (the Anthropic-native items a ``ToolResult`` takes).
+- Any other block type becomes a text item with its placeholder (``[type]``).
+- Not a ``tool_result``, a non-string id, a non-boolean ``is_error``, or content
+  that is neither a string nor a list of typed objects: ``InvalidBlock``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import _read
 from .._items import DOCUMENT, IMAGE, NATIVE, PDF, TEXT
 from .._options import Options, Wire
 from .._values import thaw
@@ -119,6 +135,54 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return [{"role": "user", "content": blocks}]
 
 
+# -- reader: a tool_result block back to the fields of a ToolResult --------------------
+
+
+def read(block: Any) -> _read.Read:
+    """Return what an Anthropic ``tool_result`` block holds.
+
+    :raises InvalidBlock: for a block that is not a ``tool_result`` (see above).
+    """
+    data = _read.tool_block("anthropic", block, "type", "tool_result")
+    call_id = _read.string_field("anthropic", data, "tool_use_id")
+    is_error = _read.flag("anthropic", data, "is_error")
+    content = data.get("content")
+    if content is None or isinstance(content, str):
+        text = content or ""
+        if is_error and text == EMPTY_ERROR_TEXT:
+            return _read.Read([], True, id=call_id)
+        value = _read.canonical_value(text)
+        if value is not _read.NOT_JSON:
+            return _read.Read([], is_error, value, id=call_id)
+        return _read.Read(_read.text_content(text), is_error, id=call_id)
+    items = [_item(part) for part in _read.block_list("anthropic", content, "content")]
+    return _read.Read(items, is_error, id=call_id)
+
+
+def _item(part: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the content item of one block inside a ``tool_result``."""
+    kind = part["type"]
+    if kind == "text":
+        text = part.get("text")
+        if not isinstance(text, str):
+            return _read.placeholder_item("text")
+        item: dict[str, Any] = {"type": "text", "text": text}
+        if part.get("cache_control") is not None:
+            item["cache_control"] = part["cache_control"]
+        return item
+    if kind == "image":
+        source = part.get("source")
+        if not isinstance(source, Mapping) or source.get("type") not in ("base64", "url"):
+            return _read.placeholder_item("image")
+        if source["type"] == "base64" and part.get("cache_control") is None:
+            mime = source.get("media_type")
+            return _read.media_item(mime if isinstance(mime, str) else "", source.get("data"))
+        return dict(part)  # a URL image, or one with cache_control: the native block
+    if kind in ("document", "search_result"):
+        return dict(part)
+    return _read.placeholder_item(kind)
+
+
 WIRE = Wire(
     name="anthropic",
     native={"image": True, "pdf": False},
@@ -126,4 +190,5 @@ WIRE = Wire(
     defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
     block=block,
     envelope=envelope,
+    read=read,
 )

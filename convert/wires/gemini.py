@@ -12,6 +12,17 @@
   API's inline request limit); larger payloads stay placeholders.
 - ``is_error`` has no field on this wire and is not sent.
 - Envelope: one ``{"role": "user", "parts": [...]}`` content with every part.
+
+Reading a part back (``read``): ``name`` and ``id`` (missing: ``""``); a
+``response`` that is exactly ``{"result": STRING}`` is that string as one text
+item (none for ``""``), placeholders included; any other object is the
+structured content (gemini has no error flag: ``{"error": ...}`` is structured
+content too). ``parts``: ``inlineData`` becomes an MCP image, audio or blob
+resource item by its ``mimeType`` (after the text; URL-safe base64, as
+google-genai dumps bytes, is read as standard base64), ``fileData`` a
+``resource_link``, anything else its placeholder. Not a ``functionResponse``
+part, a non-string name or id, or a ``response`` that is not an object:
+``InvalidBlock``.
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import _items
+from .. import _items, _read
 from .._items import IMAGE, PDF
 from .._options import Options, Wire
 from .._values import thaw
@@ -73,6 +84,55 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return [{"role": "user", "parts": blocks}]
 
 
+# -- reader: a functionResponse part back to the fields of a ToolResult ---------------
+
+
+def read(block: Any) -> _read.Read:
+    """Return what a ``functionResponse`` part holds.
+
+    :raises InvalidBlock: for a part that is not a ``functionResponse`` (see above).
+    """
+    if not isinstance(block, Mapping) or not isinstance(block.get("functionResponse"), Mapping):
+        raise _read.fail("gemini", "expected a part with a functionResponse object")
+    call = block["functionResponse"]
+    name = _read.string_field("gemini", call, "name")
+    call_id = _read.string_field("gemini", call, "id")
+    response = call.get("response")
+    if response is None:
+        response = {}
+    if not isinstance(response, Mapping):
+        raise _read.fail("gemini", f"response must be an object, not {type(response).__name__}")
+    items: list[dict[str, Any]] = []
+    structured = None
+    if set(response) == {"result"} and isinstance(response["result"], str):
+        items = _read.text_content(response["result"])
+    elif response:
+        structured = response
+    parts = call.get("parts") or ()
+    if not isinstance(parts, (list, tuple)):
+        raise _read.fail("gemini", "parts must be a list")
+    items.extend(_part(part) for part in parts)
+    return _read.Read(items, structured_content=structured, name=name, id=call_id)
+
+
+def _part(part: object) -> dict[str, Any]:
+    inline = part.get("inlineData") if isinstance(part, Mapping) else None
+    if isinstance(inline, Mapping):
+        mime = inline.get("mimeType")
+        name = inline.get("displayName")
+        uri = name if isinstance(name, str) else ""
+        data = _read.standard_base64(inline.get("data"))
+        return _read.media_item(mime if isinstance(mime, str) else "", data, uri)
+    linked = part.get("fileData") if isinstance(part, Mapping) else None
+    if isinstance(linked, Mapping) and isinstance(linked.get("fileUri"), str):
+        link: dict[str, Any] = {"type": "resource_link", "uri": linked["fileUri"]}
+        if isinstance(linked.get("mimeType"), str):
+            link["mimeType"] = linked["mimeType"]
+        name = linked.get("displayName")
+        return {**link, "name": name} if isinstance(name, str) and name else link
+    return _read.placeholder_item("part")
+
+
 WIRE = Wire(
     name="gemini",
     native={"image": True, "pdf": True},
@@ -80,4 +140,5 @@ WIRE = Wire(
     defaults=Options(),
     block=block,
     envelope=envelope,
+    read=read,
 )

@@ -7,12 +7,22 @@
   from the tool cannot close the tag early.
 - The content is the string form; no native media form, placeholders only.
 - Envelope: one ``{"role": "tool", "content": BLOCK}`` message per result.
+
+Reading a block back (``read``): one ``<TAG>...</TAG>`` frame with any tag name
+(surrounding whitespace allowed), its body a JSON object. ``name`` is the tool
+name; a string ``content`` is one text item (none for ``""``), placeholders
+included; any other JSON ``content`` is the structured content. A frame that
+does not close with the same tag, anything outside it, a body that is not a JSON
+object, or a non-string name: ``InvalidBlock``.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING, Any
 
+from .. import _read
 from .._options import Options, Wire
 from .._values import canonical_json
 
@@ -33,6 +43,38 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return [{"role": "tool", "content": text} for text in blocks]
 
 
+# -- reader: a tagged response back to the fields of a ToolResult --------------------
+
+_OPEN = re.compile(r"\s*<([A-Za-z_][A-Za-z0-9_.-]{0,63})>")
+
+
+def read(block: Any) -> _read.Read:
+    """Return what a tagged Hermes response holds.
+
+    :raises InvalidBlock: for text that is not one closed frame of JSON (see above).
+    """
+    if not isinstance(block, str):
+        raise _read.fail("hermes", f"expected a string, not {type(block).__name__}")
+    opening = _OPEN.match(block)
+    if opening is None:
+        raise _read.fail("hermes", f"does not start with a <tag>: {block[:40]!r}")
+    tag = opening.group(1)
+    rest = block[opening.end() :].rstrip()
+    if not rest.endswith(f"</{tag}>"):
+        raise _read.fail("hermes", f"the <{tag}> frame does not close with </{tag}>")
+    try:
+        body = json.loads(rest[: -len(tag) - 3])
+    except (ValueError, RecursionError):
+        raise _read.fail("hermes", f"the <{tag}> body is not JSON") from None
+    if not isinstance(body, dict):
+        raise _read.fail("hermes", f"the <{tag}> body is not a JSON object")
+    name = _read.string_field("hermes", body, "name")
+    content = body.get("content")
+    if content is None or isinstance(content, str):
+        return _read.Read(_read.text_content(content or ""), name=name)
+    return _read.Read([], structured_content=content, name=name)
+
+
 WIRE = Wire(
     name="hermes",
     native={},
@@ -40,4 +82,5 @@ WIRE = Wire(
     defaults=Options(),
     block=block,
     envelope=envelope,
+    read=read,
 )

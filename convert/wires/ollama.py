@@ -4,12 +4,19 @@
   ``"tool_call_id": id`` when the id is non-empty (the server accepts it; the
   Python client drops it).
 - The content is the string form; no native media form, placeholders only.
+
+Reading a message back (``read``): ``tool_name`` and ``tool_call_id`` (missing:
+``""``); the string content is one text item (none for ``""``), placeholders
+included; base64 ``images`` on the message become MCP image items after it.
+Not a ``role: tool`` message, or a non-string name, id, content or image:
+``InvalidBlock``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import _base64, _read
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -29,6 +36,31 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+# -- reader: a tool message back to the fields of a ToolResult ------------------------
+
+
+def read(block: Any) -> _read.Read:
+    """Return what an Ollama tool message holds.
+
+    :raises InvalidBlock: for a message that is not ``role: tool`` (see above).
+    """
+    data = _read.tool_block("ollama", block, "role", "tool")
+    name = _read.string_field("ollama", data, "tool_name")
+    call_id = _read.string_field("ollama", data, "tool_call_id")
+    items = _read.text_content(_read.string_field("ollama", data, "content"))
+    images = data.get("images") or ()
+    if not isinstance(images, (list, tuple)):
+        raise _read.fail("ollama", "images must be a list of base64 strings")
+    for image in images:
+        if not isinstance(image, (str, bytes)):
+            raise _read.fail("ollama", "images must be a list of base64 strings")
+        item = _read.media_item("image/*", image)  # raw bytes are encoded here
+        clean = _base64.clean(item["data"])
+        item["mimeType"] = (_base64.sniff(clean) if clean else None) or "image/*"
+        items.append(item)
+    return _read.Read(items, name=name, id=call_id)
+
+
 WIRE = Wire(
     name="ollama",
     native={},
@@ -36,4 +68,5 @@ WIRE = Wire(
     defaults=Options(),
     block=block,
     envelope=envelope,
+    read=read,
 )

@@ -4,12 +4,19 @@
 - The content is the string form: no native media form exists in a tool
   message, so images and PDFs are placeholders whatever the options say.
 - ``is_error`` has no field on this wire and is not sent.
+
+Reading a message back (``read``): ``tool_call_id`` is the call id (missing:
+``""``); the string content is one text item (none for ``""``), placeholders
+included; a list of text parts is one text item per part, any other part its
+placeholder. Not a ``role: tool`` message, a non-string id or content that is
+neither a string nor a list of typed parts: ``InvalidBlock``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import _read
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -26,6 +33,29 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+# -- reader: a tool message back to the fields of a ToolResult ------------------------
+
+
+def read(block: Any) -> _read.Read:
+    """Return what a Chat Completions tool message holds.
+
+    :raises InvalidBlock: for a message that is not ``role: tool`` (see above).
+    """
+    data = _read.tool_block("openai", block, "role", "tool")
+    call_id = _read.string_field("openai", data, "tool_call_id")
+    content = data.get("content")
+    if content is None or isinstance(content, str):
+        return _read.Read(_read.text_content(content or ""), id=call_id)
+    items = []
+    for part in _read.block_list("openai", content, "content"):
+        text = part.get("text")
+        if part["type"] == "text" and isinstance(text, str):
+            items.append({"type": "text", "text": text})
+        else:
+            items.append(_read.placeholder_item(part["type"]))
+    return _read.Read(items, id=call_id)
+
+
 WIRE = Wire(
     name="openai",
     native={},
@@ -33,4 +63,5 @@ WIRE = Wire(
     defaults=Options(),
     block=block,
     envelope=envelope,
+    read=read,
 )

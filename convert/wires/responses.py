@@ -11,13 +11,31 @@
   - every other item: ``input_text`` with its string form (empty ones dropped).
 - A payload over 50 MiB of base64 (the API's request limit) stays a placeholder.
 - ``is_error`` has no field on this wire and is not sent.
+
+Reading an item back (``read``): ``call_id`` is the call id (missing: ``""``);
+a string ``output`` is one text item (none for ``""``), placeholders included. A
+part list is one item per part, in order:
+
+- ``input_text``: a text item;
+- ``input_image`` with a base64 ``data:`` URL: an MCP image item; with another
+  URL: an Anthropic image block by URL (which no string wire shows but as its
+  placeholder); with only a ``file_id``: a placeholder;
+- ``input_file`` with a base64 ``data:`` URL: an embedded blob resource whose URI
+  is the percent-encoded ``filename`` (so writing it again gives the same name);
+  with a ``file_url``: a ``resource_link``; with only a ``file_id``: a placeholder;
+- any other part: its placeholder.
+
+Not a ``function_call_output``, a non-string id, or an output that is neither a
+string nor a list of typed parts: ``InvalidBlock``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
+from .. import _read
 from .._base64 import data_url
 from .._items import IMAGE, PDF
 from .._options import Options, Wire
@@ -88,6 +106,47 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+# -- reader: a function_call_output item back to the fields of a ToolResult ------------
+
+
+def read(block: Any) -> _read.Read:
+    """Return what a ``function_call_output`` item holds.
+
+    :raises InvalidBlock: for an item that is not a ``function_call_output``.
+    """
+    data = _read.tool_block("responses", block, "type", "function_call_output")
+    call_id = _read.string_field("responses", data, "call_id")
+    output = data.get("output")
+    if output is None or isinstance(output, str):
+        return _read.Read(_read.text_content(output or ""), id=call_id)
+    parts = _read.block_list("responses", output, "output")
+    return _read.Read([_item(part) for part in parts], id=call_id)
+
+
+def _item(part: Mapping[str, Any]) -> dict[str, Any]:
+    kind = part["type"]
+    if kind == "input_text" and isinstance(part.get("text"), str):
+        return {"type": "text", "text": part["text"]}
+    if kind == "input_image":
+        url = part.get("image_url")
+        found = _read.split_data_url(url)
+        if found is not None:
+            return _read.media_item(*found)
+        if isinstance(url, str) and url and url[:5].lower() != "data:":
+            return {"type": "image", "source": {"type": "url", "url": url}}
+    elif kind == "input_file":
+        name = part.get("filename")
+        name = name if isinstance(name, str) else ""
+        found = _read.split_data_url(part.get("file_data"))
+        if found is not None:
+            return _read.media_item(*found, uri=quote(name, safe=""))
+        url = part.get("file_url")
+        if isinstance(url, str) and url:
+            link = {"type": "resource_link", "uri": url}
+            return {**link, "name": name} if name else link
+    return _read.placeholder_item(kind)
+
+
 WIRE = Wire(
     name="responses",
     native={"image": True, "pdf": True},
@@ -95,4 +154,5 @@ WIRE = Wire(
     defaults=Options(),
     block=block,
     envelope=envelope,
+    read=read,
 )

@@ -496,3 +496,23 @@ def assert_no_payload(wire: str, block: Any, payloads: list[str]) -> None:
             for text in strings:
                 if chunk in text:
                     raise SchemaError(f"{wire}: base64 payload leaked into {text[:80]!r}")
+
+
+def native_payloads(wire: str, block: Any) -> list[tuple[str, str]]:
+    """Return (MIME type, base64) of every native media payload a block carries."""
+    found: list[tuple[str, str]] = []
+    if wire == "anthropic" and isinstance(block["content"], list):
+        for part in block["content"]:
+            source = part.get("source")
+            if isinstance(source, dict) and source.get("type") == "base64":
+                found.append((source["media_type"], source["data"]))
+    elif wire == "responses" and isinstance(block["output"], list):
+        for part in block["output"]:
+            url = part.get("image_url") or part.get("file_data")
+            if url:
+                head, _, data = url.partition(",")
+                found.append((head[5:].split(";")[0], data))
+    elif wire == "gemini":
+        for part in block["functionResponse"].get("parts", []):
+            found.append((part["inlineData"]["mimeType"], part["inlineData"]["data"]))
+    return found

@@ -1,0 +1,130 @@
+"""Reading blocks back: over the golden corpus, ``to`` after ``from_wire`` is the identity.
+
+For every golden input, every wire W and every option set (those the corpus
+lists plus the usual combinations), ``from_wire(W, r.to(W, **o))`` written again
+to W with the same options gives the same block, and written to any other wire
+it loses nothing W kept: W's texts, W's media payloads (where the other wire
+carries that kind), W's call id, tool name and error flag.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from convert_checks import WIRES, check_block, native_payloads, split_hermes, string_forms
+from toolwire.convert import ToolResult
+
+GOLDEN = Path(__file__).with_name("golden")
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"image_input": True},
+    {"native_pdf": True},
+    {"image_input": True, "native_pdf": True},
+    {"native_pdf": False},
+    {"image_input": True, "source_blocks": False},
+    {"response_tag": "function_response"},
+]
+#: Options that let every wire send all it can natively.
+RICHEST = {"image_input": True, "native_pdf": True}
+CARRIES_ID = {"anthropic", "openai", "responses", "gemini", "ollama"}
+CARRIES_NAME = {"gemini", "ollama", "hermes"}
+
+
+def _cases() -> list[Any]:
+    params = []
+    for path in sorted(GOLDEN.glob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            listed = [e["options"] for e in case["expect"]]
+            sets = listed + [o for o in OPTION_SETS if o not in listed]
+            for wire in WIRES:
+                for index, options in enumerate(sets):
+                    ident = f"{path.stem}:{case['name']}:{wire}:{index}"
+                    params.append(pytest.param(case, wire, options, id=ident))
+    return params
+
+
+CASES = _cases()
+
+
+def _result(case: dict[str, Any]) -> ToolResult:
+    return ToolResult.from_mcp(case["mcp"], id=case["tool"]["id"], name=case["tool"]["name"])
+
+
+def test_every_golden_case_and_wire_is_covered() -> None:
+    seen = {(p.values[0]["name"], p.values[1]) for p in CASES}
+    names = {p.values[0]["name"] for p in CASES}
+    assert len(names) >= 10
+    assert seen == {(name, wire) for name in names for wire in WIRES}
+
+
+@pytest.mark.parametrize(("case", "wire", "options"), CASES)
+def test_to_after_from_wire_is_the_identity(
+    case: dict[str, Any], wire: str, options: dict[str, Any]
+) -> None:
+    block = _result(case).to(wire, **options)
+    again = ToolResult.from_wire(wire, block)
+    assert again.to(wire, **options) == block
+    # the block read back as JSON (what a gateway receives) reads the same
+    assert ToolResult.from_wire(wire, json.loads(json.dumps(block))) == again
+
+
+@pytest.mark.parametrize(("case", "wire", "options"), CASES)
+def test_a_richer_wire_loses_nothing_the_wire_kept(
+    case: dict[str, Any], wire: str, options: dict[str, Any]
+) -> None:
+    original = _result(case)
+    block = original.to(wire, **options)
+    again = ToolResult.from_wire(wire, block)
+    kept_lines = _lines(_visible(wire, block, options))
+    kept_media = native_payloads(wire, block)
+    if wire in CARRIES_ID:
+        assert again.id == original.id
+    if wire in CARRIES_NAME:
+        assert again.name == original.name
+    if wire == "anthropic":
+        assert again.is_error == original.is_error
+    for target in WIRES:
+        before = original.to(target, **RICHEST)
+        after = again.to(target, **RICHEST)
+        check_block(target, after, RICHEST)
+        shown_before = "\n".join(_visible(target, before, RICHEST))
+        shown_after = "\n".join(_visible(target, after, RICHEST))
+        for line in kept_lines:  # what W kept and the target shows, it still shows
+            if line in shown_before:
+                assert line in shown_after, (target, line)
+        media_before, media_after = native_payloads(target, before), native_payloads(target, after)
+        for payload in kept_media:
+            if payload in media_before:
+                assert payload in media_after, (target, payload[0])
+        assert all(payload in kept_media for payload in media_after)  # none invented
+
+
+def test_text_from_a_string_wire_never_becomesnative_payloads() -> None:
+    for path in sorted(GOLDEN.glob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            for wire in ("openai", "ollama", "hermes"):
+                again = ToolResult.from_wire(wire, _result(case).to(wire, **RICHEST))
+                for target in WIRES:
+                    assert native_payloads(target, again.to(target, **RICHEST)) == []
+                assert all(item["type"] == "text" for item in again.content)
+
+
+def _lines(texts: list[str]) -> list[str]:
+    return [line for text in texts for line in text.split("\n") if line.strip()]
+
+
+def _visible(wire: str, block: Any, options: dict[str, Any]) -> list[str]:
+    """Return the model-visible texts of a block, JSON bodies decoded."""
+    if wire in ("openai", "ollama"):
+        return [block["content"]]
+    if wire == "hermes":
+        return [split_hermes(block, options.get("response_tag", "tool_response"))["content"]]
+    if wire == "gemini":
+        response = block["functionResponse"]["response"]
+        if set(response) == {"result"} and isinstance(response["result"], str):
+            return [response["result"]]
+        return [json.dumps(response, sort_keys=True, separators=(",", ":"), ensure_ascii=False)]
+    return string_forms(wire, block)

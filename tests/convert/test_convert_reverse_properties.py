@@ -1,0 +1,62 @@
+"""Property tests for the reverse path: any result written to a wire reads back and re-targets.
+
+Over generated content arrays (the generators of ``test_convert_properties``) and
+options: writing the result read back to its own wire gives the same block;
+re-targeting it to every wire raises nothing unexpected, gives blocks the SDK
+checks accept, leaks no base64 into a string form, and sends no media the
+target options say the model does not read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from convert_checks import WIRES, assert_no_payload, check_block, check_envelope, native_payloads
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_convert_properties import _without_text_blobs, options, results
+from toolwire.convert import ToolResult, convert_tool_results
+
+SETTINGS = settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@SETTINGS
+@given(fields=results, opts=options, wire=st.sampled_from(WIRES))
+def test_reading_back_then_writing_is_the_identity(
+    fields: dict[str, Any], opts: dict[str, Any], wire: str
+) -> None:
+    block = ToolResult(**fields).to(wire, **opts)
+    again = ToolResult.from_wire(wire, block)
+    assert again.to(wire, **opts) == block
+    assert ToolResult.from_wire(wire, json.loads(json.dumps(block))).to(wire, **opts) == block
+
+
+@SETTINGS
+@given(fields=results, opts=options, target_opts=options, source=st.sampled_from(WIRES))
+def test_retargeted_blocks_are_valid_and_carry_only_what_is_read(
+    fields: dict[str, Any], opts: dict[str, Any], target_opts: dict[str, Any], source: str
+) -> None:
+    original = ToolResult(**fields)
+    payloads = _without_text_blobs(fields["content"])
+    block = original.to(source, **opts)
+    again = ToolResult.from_wire(source, block)
+    source_media = native_payloads(source, block)
+    for target in WIRES:
+        out = again.to(target, **target_opts)
+        check_block(target, out, target_opts)
+        assert_no_payload(target, out, payloads)
+        media = native_payloads(target, out)
+        # nothing the source block did not carry natively, nothing the options do not allow
+        assert all(payload in source_media for payload in media)
+        if not target_opts.get("image_input"):
+            assert not [m for m, _ in media if m.startswith("image/")]
+        native_pdf = target_opts.get("native_pdf", target == "anthropic")
+        if not native_pdf or (target_opts.get("source_blocks") is False and target == "anthropic"):
+            assert not [m for m, _ in media if m == "application/pdf"]
+        messages = convert_tool_results(source, target, [block, block], **target_opts)
+        check_envelope(target, messages, 2, target_opts)
