@@ -15,9 +15,10 @@
 
 Reading a part back (``read``): ``name`` and ``id`` (missing: ``""``); a
 ``response`` that is exactly ``{"result": STRING}`` is that string as one text
-item (none for ``""``), placeholders included; any other object is the
-structured content (gemini has no error flag: ``{"error": ...}`` is structured
-content too). ``parts``: ``inlineData`` becomes an MCP image, audio or blob
+item (none for ``""``), placeholders included; any other object (``{}``
+included; a missing ``response`` is no content) is the structured content
+(gemini has no error flag: ``{"error": ...}`` is structured content too).
+``parts``: ``inlineData`` becomes an MCP image, audio or blob
 resource item by its ``mimeType`` (after the text; URL-safe base64, as
 google-genai dumps bytes, is read as standard base64), ``fileData`` a
 ``resource_link``, anything else its placeholder. Not a ``functionResponse``
@@ -98,16 +99,14 @@ def read(block: Any) -> _read.Read:
     name = _read.string_field("gemini", call, "name")
     call_id = _read.string_field("gemini", call, "id")
     response = call.get("response")
-    if response is None:
-        response = {}
-    if not isinstance(response, Mapping):
+    if response is not None and not isinstance(response, Mapping):
         raise _read.fail("gemini", f"response must be an object, not {type(response).__name__}")
     items: list[dict[str, Any]] = []
     structured = None
-    if set(response) == {"result"} and isinstance(response["result"], str):
+    if response is not None and set(response) == {"result"} and isinstance(response["result"], str):
         items = _read.text_content(response["result"])
-    elif response:
-        structured = response
+    elif response is not None:
+        structured = response  # {} included: toolwire writes an empty object as itself
     parts = call.get("parts") or ()
     if not isinstance(parts, (list, tuple)):
         raise _read.fail("gemini", "parts must be a list")

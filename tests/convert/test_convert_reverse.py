@@ -239,6 +239,10 @@ def test_gemini_structured_response_and_file_data() -> None:
         "mimeType": "application/pdf",
     }
     assert result.to("openai")["content"] == "[resource_link] <gs://b/a.pdf>"
+    empty = ToolResult.from_wire("gemini", {"functionResponse": {"name": "w", "response": {}}})
+    assert empty.structured_content == {} and empty.content == ()
+    bare = ToolResult.from_wire("gemini", {"functionResponse": {"name": "w"}})
+    assert bare.structured_content is None and bare.content == ()
 
 
 def test_ollama_message() -> None:
