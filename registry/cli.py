@@ -644,6 +644,13 @@ def resolve_command(
 @_evidence_option
 @click.option("--id", "call_id", default="", help="Call id for a single result without one.")
 @click.option("--name", default="", help="Tool name for a single result without one.")
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(WIRES),
+    default=None,
+    help="FILE holds tool-result blocks of this wire instead of MCP results.",
+)
 @_pass_ctx
 def format_command(
     obj: _Context,
@@ -654,6 +661,7 @@ def format_command(
     min_evidence: str | None,
     call_id: str,
     name: str,
+    source: str | None,
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
@@ -661,14 +669,20 @@ def format_command(
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").
+
+    With --from WIRE, FILE holds one tool-result block of that wire, or a list of
+    them (hermes: JSON strings); --id and --name fill in what a block does not carry.
     """
-    results = _read_results(file, call_id, name)
+    if source is None:
+        results = _read_results(file, call_id, name)
+    else:
+        results = _read_blocks(file, source, call_id, name)
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     payload = resolution.format(results)
     _echo_json(payload)
 
 
-def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
+def _load_json(file: Any) -> tuple[Any, str]:
     label = "stdin" if file.name == "<stdin>" else file.name
     try:
         data = json.load(file)
@@ -678,6 +692,26 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         raise click.ClickException(f"{label}: not UTF-8 text") from None
     except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
         raise click.ClickException(f"{label}: unusable JSON ({type(exc).__name__})") from None
+    return data, label
+
+
+def _read_blocks(file: Any, source: str, call_id: str, name: str) -> list[ToolResult]:
+    data, label = _load_json(file)
+    entries = data if isinstance(data, list) else [data]
+    if not entries:
+        raise click.ClickException(f"{label}: no tool-result blocks")
+    results = []
+    for index, entry in enumerate(entries):
+        try:
+            results.append(ToolResult.from_wire(source, entry, id=call_id, name=name))
+        except ToolwireError as exc:
+            where = f"{label}[{index}]" if isinstance(data, list) else label
+            raise click.ClickException(f"{where}: {exc}") from None
+    return results
+
+
+def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
+    data, label = _load_json(file)
     entries = data if isinstance(data, list) else [data]
     if not entries:
         raise click.ClickException(f"{label}: no tool results")

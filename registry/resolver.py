@@ -34,6 +34,7 @@ from toolwire.convert import (
     KINDS,
     ToolResult,
     carries_native,
+    convert_tool_results,
     format_tool_results,
     native_needs_vision,
     wire_options,
@@ -44,7 +45,15 @@ from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
 
-__all__ = ["FLAGS", "FlagTrace", "Resolution", "Resolver", "format_for", "resolve"]
+__all__ = [
+    "FLAGS",
+    "FlagTrace",
+    "Resolution",
+    "Resolver",
+    "format_for",
+    "reformat_for",
+    "resolve",
+]
 
 #: The flags the resolver decides, in the order it decides them.
 FLAGS = ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks")
@@ -110,6 +119,18 @@ class Resolution:
     def format(self, results: Iterable[ToolResult]) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options."""
         return format_tool_results(self.wire, results, **self.options)
+
+    def reformat(
+        self, source_wire: str, blocks: Iterable[Any], *, names: Mapping[str, str] | None = None
+    ) -> list[Any]:
+        """Return tool-result ``blocks`` of ``source_wire`` re-targeted to this resolution.
+
+        See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name).
+
+        :raises InvalidBlock: for a block that is not of ``source_wire``.
+        :raises UnknownWire: for a source wire not in ``WIRES``.
+        """
+        return convert_tool_results(source_wire, self.wire, blocks, names=names, **self.options)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
@@ -475,3 +496,32 @@ def format_for(
     """
     resolver = _resolver_for(registry)
     return resolver.format_for(engine, model, results, wire=wire, min_evidence=min_evidence)
+
+
+def reformat_for(
+    engine: str,
+    model: str,
+    source_wire: str,
+    blocks: Iterable[Any],
+    *,
+    names: Mapping[str, str] | None = None,
+    wire: str | None = None,
+    registry: Registry | None = None,
+    min_evidence: str | None = None,
+) -> list[Any]:
+    """Return tool-result ``blocks`` of ``source_wire`` as the messages ``model`` should receive.
+
+    The gateway form of :func:`format_for`: the blocks are read back
+    (``ToolResult.from_wire``), then formatted for the wire and options the
+    registry resolves for ``engine`` and ``model`` (cached, as in ``format_for``).
+    ``names`` maps call ids to tool names for blocks that carry none.
+
+    :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises InvalidModelId: for a malformed model id (a ValueError).
+    :raises InvalidBlock: for a block that is not of ``source_wire`` (a ValueError).
+    :raises UnknownWire: for a source wire not in ``WIRES`` (a ValueError).
+    """
+    resolution = _resolver_for(registry).resolve(
+        engine, model, wire=wire, min_evidence=min_evidence
+    )
+    return resolution.reformat(source_wire, blocks, names=names)
