@@ -7,7 +7,7 @@ from typing import Any
 
 from ._api import format_tool_results
 from ._result import ToolResult, _from_wire
-from .errors import InvalidBlock, UnknownWire
+from .errors import InvalidBlock, InvalidOption, UnknownWire
 from .wires import TABLE
 
 __all__ = ["convert_tool_results"]
@@ -41,11 +41,14 @@ def convert_tool_results(
     :raises InvalidBlock: for a block that is not of ``source_wire`` (the message
         names its index), or ``blocks`` that is not a list of blocks.
     :raises UnknownOption: for an option name no wire knows.
-    :raises InvalidOption: for an option value it cannot take.
+    :raises InvalidOption: for an option value it cannot take, or ``names`` that is
+        not a mapping of strings.
     """
     for wire in (source_wire, target_wire):
         if not isinstance(wire, str) or wire not in TABLE:
             raise UnknownWire(wire, TABLE)
+    if names is not None and not isinstance(names, Mapping):
+        raise InvalidOption(f"names must map call ids to tool names, not {names!r}")
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []

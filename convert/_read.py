@@ -11,7 +11,7 @@ a block that is not of the wire at all raises :class:`InvalidBlock`.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -125,7 +125,7 @@ def media_item(mime: str, data: object, uri: str = "") -> dict[str, Any]:
     goes out as its placeholder.
     """
     if isinstance(data, (bytes, bytearray)):
-        data = base64.b64encode(data).decode("ascii")
+        data = binascii.b2a_base64(data, newline=False).decode("ascii")
     kind = mime.split("/", 1)[0].lower()
     if kind in ("image", "audio"):
         return {"type": kind, "data": data, "mimeType": mime}

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import _items
 from ._values import canonical_json, freeze
-from .errors import InvalidBlock, InvalidToolResult, UnknownWire
+from .errors import InvalidBlock, InvalidOption, InvalidToolResult, UnknownWire
 from .wires import _PLANS, TABLE, plan
 
 __all__ = ["ToolResult"]
@@ -222,6 +222,8 @@ def _from_wire(
     call_id = fields.id or id_
     if not (name := fields.name or name) and names:
         name = names.get(call_id, "")
+        if not isinstance(name, str):
+            raise InvalidOption(f"names[{call_id!r}] must be a tool name, not {name!r}")
     try:
         return cls(
             name=name,

@@ -23,7 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
-from .._options import Options, Wire
+from .._options import _TAG, Options, Wire
 from .._values import canonical_json
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 
 # -- reader: a tagged response back to the fields of a ToolResult --------------------
 
-_OPEN = re.compile(r"\s*<([A-Za-z_][A-Za-z0-9_.-]{0,63})>")
+_OPEN = re.compile(rf"\s*<({_TAG.pattern})>")  # the tag names the writer accepts
 
 
 def read(block: Any) -> _read.Read:

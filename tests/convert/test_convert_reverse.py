@@ -31,6 +31,7 @@ from openai.types.responses import (
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 from toolwire.convert import (
     InvalidBlock,
+    InvalidOption,
     ToolResult,
     UnknownOption,
     UnknownWire,
@@ -399,6 +400,13 @@ def test_convert_tool_results_errors() -> None:
         convert_tool_results("hermes", "anthropic", "<tool_response>")
     with pytest.raises(UnknownOption):
         convert_tool_results("openai", "anthropic", [block], image_inputs=True)
+    with pytest.raises(InvalidOption, match="names must map"):
+        convert_tool_results("openai", "gemini", [block], names=["x"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidOption, match="must be a tool name"):
+        convert_tool_results("openai", "gemini", [block], names={"c": 3})  # type: ignore[dict-item]
+    assert (
+        convert_tool_results("openai", "ollama", [block], names={"c": "t"})[0]["tool_name"] == "t"
+    )
 
 
 def test_audio_and_other_blobs_from_gemini_stay_placeholders_elsewhere() -> None:
