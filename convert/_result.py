@@ -7,8 +7,8 @@ from typing import Any
 
 from . import _items
 from ._values import canonical_json, freeze
-from .errors import InvalidBlock, InvalidOption, InvalidToolResult, UnknownWire
-from .wires import _PLANS, TABLE, plan
+from .errors import InvalidToolResult
+from .wires import _PLANS, plan
 
 __all__ = ["ToolResult"]
 
@@ -125,7 +125,9 @@ class ToolResult:
         :raises UnknownWire: for a wire not in ``WIRES``.
         :raises InvalidBlock: for a block that is not a tool-result block of ``wire``.
         """
-        return _from_wire(cls, wire, block, name, id, None)
+        from ._gateway import read_block  # imported here: _gateway imports this module
+
+        return read_block(cls, wire, block, name, id, None)
 
     @property
     def content(self) -> tuple[Mapping[str, Any], ...]:
@@ -198,42 +200,6 @@ class ToolResult:
             f"content=<{len(self._content)} items>, is_error={self.is_error!r}, "
             f"structured_content={'<set>' if self._structured[1] else None})"
         )
-
-
-def _from_wire(
-    cls: type[ToolResult],
-    wire: object,
-    block: object,
-    name: str,
-    id_: str,
-    names: Mapping[str, str] | None,
-) -> ToolResult:
-    """Read ``block`` with the reader ``wire`` declares; ``names`` maps call ids to names."""
-    spec = TABLE.get(wire) if isinstance(wire, str) else None
-    if spec is None:
-        raise UnknownWire(wire, TABLE)
-    if spec.read is None:
-        raise InvalidBlock(f"blocks of the {wire} wire cannot be read")
-    if not isinstance(name, str) or not isinstance(id_, str):
-        raise InvalidToolResult("name and id must be strings")
-    if not isinstance(block, (str, Mapping)):
-        block = _as_mapping(block) or block  # an SDK object (pydantic model)
-    fields = spec.read(block)
-    call_id = fields.id or id_
-    if not (name := fields.name or name) and names:
-        name = names.get(call_id, "")
-        if not isinstance(name, str):
-            raise InvalidOption(f"names[{call_id!r}] must be a tool name, not {name!r}")
-    try:
-        return cls(
-            name=name,
-            id=call_id,
-            content=fields.content,
-            is_error=fields.is_error,
-            structured_content=fields.structured_content,
-        )
-    except InvalidToolResult as exc:  # e.g. a response holding a value JSON has no form for
-        raise InvalidBlock(f"{wire} block: {exc}") from None
 
 
 def _as_mapping(obj: object) -> Mapping[str, Any] | None:
