@@ -57,22 +57,20 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
-            source = {"type": "base64", "media_type": item.mime, "data": item.data}
-        elif (
-            kind == PDF
-            and options.native_pdf
-            and options.source_blocks
-            and len(item.data) <= MAX_PDF_BASE64
-        ):
-            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+        if kind == IMAGE and options.image_input:
+            data, unsent = item.native(MAX_IMAGE_BASE64)
+        elif kind == PDF and options.native_pdf and options.source_blocks:
+            data, unsent = item.native(MAX_PDF_BASE64)
         else:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
             continue
+        if data is None:
+            blocks.append({"type": "text", "text": unsent})
+            continue
         native: dict[str, Any] = {
             "type": "image" if kind == IMAGE else "document",
-            "source": source,
+            "source": {"type": "base64", "media_type": item.mime, "data": data},
         }
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)

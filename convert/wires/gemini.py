@@ -35,14 +35,15 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``functionResponse`` part for ``result``."""
     string = result._string
     parts: list[dict[str, Any]] = []
-    if options.image_input or options.native_pdf:
+    if (options.image_input or options.native_pdf) and result._texts is None:
         kept: list[str] = []
         for item in result._items:
-            if _native(item, options):
-                parts.append({"inlineData": {"mimeType": item.mime, "data": item.data}})
+            data, unsent = _native(item, options)
+            if data is not None:
+                parts.append({"inlineData": {"mimeType": item.mime, "data": data}})
             else:
-                kept.append(item.text)
-        if parts:
+                kept.append(unsent)
+        if parts or kept != [item.text for item in result._items]:
             string = "\n".join(kept)
     structured = result._structured[0]
     if structured is None:
@@ -60,12 +61,14 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return {"functionResponse": call}
 
 
-def _native(item: Any, options: Options) -> bool:
+def _native(item: Any, options: Options) -> tuple[str | None, str]:
+    """Return ``(data, "")`` for an item sent natively, else ``(None, its text)``."""
     if item.kind == IMAGE:
-        return options.image_input and item.mime in IMAGE_MIMES and len(item.data) <= MAX_BASE64
-    if item.kind == PDF:
-        return options.native_pdf and len(item.data) <= MAX_BASE64
-    return False
+        if options.image_input and item.mime in IMAGE_MIMES:
+            return item.native(MAX_BASE64)  # type: ignore[no-any-return]
+    elif item.kind == PDF and options.native_pdf:
+        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
+    return None, item.text
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:

@@ -33,33 +33,46 @@ DEFAULT_FILENAME = "document.pdf"
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``function_call_output`` item for ``result``."""
     output: str | list[dict[str, Any]] = result._string
-    if options.image_input or options.native_pdf:
+    if (options.image_input or options.native_pdf) and result._texts is None:
         parts = _parts(result, options)
         if parts is not None:
             output = parts
     return {"type": "function_call_output", "call_id": result.id, "output": output}
 
 
-def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | None:
-    """Return the part list, or None when no item goes out natively."""
+def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | str | None:
+    """Return the part list; when no item goes out natively, the string form if a
+    payload failed the strict check on the way (its placeholder says so), else None."""
     parts: list[dict[str, Any]] = []
-    native = False
+    texts: list[str] = []
+    native = changed = False
     for item in result._items:
-        if item.kind == IMAGE and options.image_input and len(item.data) <= MAX_BASE64:
-            parts.append({"type": "input_image", "image_url": data_url(item.mime, item.data)})
-            native = True
-        elif item.kind == PDF and options.native_pdf and len(item.data) <= MAX_BASE64:
-            parts.append(
-                {
-                    "type": "input_file",
-                    "file_data": data_url("application/pdf", item.data),
-                    "filename": pdf_filename(item.uri),
-                }
-            )
-            native = True
-        elif item.text.strip():
-            parts.append({"type": "input_text", "text": item.text})
-    return parts if native else None
+        text = item.text
+        if item.kind == IMAGE and options.image_input:
+            data, text = item.native(MAX_BASE64)
+            if data is not None:
+                parts.append({"type": "input_image", "image_url": data_url(item.mime, data)})
+                native = True
+                continue
+        elif item.kind == PDF and options.native_pdf:
+            data, text = item.native(MAX_BASE64)
+            if data is not None:
+                parts.append(
+                    {
+                        "type": "input_file",
+                        "file_data": data_url("application/pdf", data),
+                        "filename": pdf_filename(item.uri),
+                    }
+                )
+                native = True
+                continue
+        changed = changed or text is not item.text
+        texts.append(text)
+        if text.strip():
+            parts.append({"type": "input_text", "text": text})
+    if native:
+        return parts
+    return "\n".join(texts) if changed else None
 
 
 def pdf_filename(uri: str) -> str:
