@@ -71,10 +71,16 @@ def _freeze(value: Any, where: str, string_keys: bool, depth: int) -> Any:
         out = {}
         for key, item in value.items():
             if type(key) is str:
-                key = text(key)
+                if not key.isascii():
+                    key = text(key)
             elif string_keys:
                 raise InvalidToolResult(f"{where} has a key that is not a string: {key!r}")
-            out[key] = _freeze(item, where, string_keys, depth - 1)
+            if type(item) is str:  # leaves inline: most values are strings
+                out[key] = item if item.isascii() else text(item)
+            elif type(item) in _SCALARS:
+                out[key] = item
+            else:
+                out[key] = _freeze(item, where, string_keys, depth - 1)
         return MappingProxyType(out)
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
         if not depth:
