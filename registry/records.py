@@ -6,11 +6,13 @@ by whoever holds it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
+from typing import Any
+
+from ._rules import compile_rule, fullmatch
 
 __all__ = [
     "Claim",
@@ -98,8 +100,9 @@ class Model:
 class Rule:
     """An ordered pattern row of an engine; among matching rules the last one wins.
 
-    Exact rules compare the whole id; regex rules use ``re.fullmatch`` (write ``.*``
-    for a prefix; inline flags such as ``(?i)`` work).
+    Exact rules compare the whole id; regex rules match the whole id with RE2, in
+    linear time (write ``.*`` for a prefix; inline flags such as ``(?i)`` work;
+    lookaround and backreferences do not).
     """
 
     id: int
@@ -112,17 +115,17 @@ class Rule:
     created_at: datetime
     created_by: str
     claims: Mapping[str, Claim] = field(default_factory=_no_claims)
-    _regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    _regex: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """Compile a regex rule once."""
         if self.match == "regex" and self._regex is None:
-            object.__setattr__(self, "_regex", re.compile(self.pattern))
+            object.__setattr__(self, "_regex", compile_rule(self.pattern))
 
     def matches(self, model_id: str) -> bool:
         """Return whether this rule applies to ``model_id``."""
         if self._regex is not None:
-            return self._regex.fullmatch(model_id) is not None
+            return fullmatch(self._regex, model_id)
         return self.pattern == model_id
 
 

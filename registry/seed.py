@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
 
+from ._rules import compile_rule
 from ._writer import Writer
-from .errors import InvalidSeed
+from .errors import InvalidRule, InvalidSeed
 
 if TYPE_CHECKING:
     from .store import Registry
@@ -129,6 +130,11 @@ def _check_engine(table: Mapping[str, Any], where: str) -> None:
         _keys(rule, _RULE_KEYS, f"{where} rule")
         if ("exact" in rule) == ("regex" in rule):
             raise InvalidSeed(f"{where}: a rule has exactly one of 'exact' or 'regex'")
+        if "regex" in rule:
+            try:
+                compile_rule(rule["regex"])
+            except InvalidRule as error:
+                raise InvalidSeed(f"{where}: {error}") from None
         for claim in rule.get("claim", []):
             _check_claim(claim, f"{where} rule {rule.get('regex') or rule.get('exact')!r}")
     for model in table.get("model", []):
