@@ -459,7 +459,7 @@ class Writer:
             found = self._find_rule(engine_id, engine, rule)
             return _Subject(
                 f"rule:{found.id}",
-                f"rule #{found.id} {found.match} {found.pattern}",
+                f"rule:{found.id} {found.match} {found.pattern}",
                 rule_id=found.id,
             )
         return _Subject("engine", "engine")

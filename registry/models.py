@@ -33,9 +33,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeEngine
-from toolwire.convert import KINDS
 
 from .errors import InvalidStatus
+from .vocab import ENGINE_KINDS, EVIDENCE_STATUSES, MATCH_KINDS, MEDIA_KINDS
 
 __all__ = [
     "ENGINE_KINDS",
@@ -57,11 +57,6 @@ __all__ = [
     "utcnow",
 ]
 
-#: Evidence statuses, strongest first.
-EVIDENCE_STATUSES: tuple[str, ...] = ("live-verified", "documented", "inferred", "unverified")
-MATCH_KINDS: tuple[str, ...] = ("exact", "regex")
-ENGINE_KINDS: tuple[str, ...] = ("first-party", "shim", "gateway", "self-hosted")
-MEDIA_KINDS: tuple[str, ...] = KINDS  # the media kinds toolwire.convert knows
 
 NAMING_CONVENTION: dict[str, str] = {
     "ix": "ix_%(column_0_label)s",

@@ -59,7 +59,7 @@ class FlagTrace:
     value: bool
     #: the claimed value before any wire fact or policy (None: nobody claimed it)
     claimed: bool | None
-    #: where the deciding claim sits: "model", "rule #N <pattern>", "engine" or "none"
+    #: where the deciding claim sits: "model", "rule:ID <match> <pattern>", "engine" or "none"
     decided_by: str
     claim: Claim | None
     #: why a claimed true ended up false (None when it was not cleared)
@@ -97,7 +97,7 @@ class Resolution:
     engine: str
     model: str
     wire: str
-    #: where the wire came from: "forced", "model", "rule #N <pattern>" or "engine"
+    #: where the wire came from: "forced", "model", "rule:ID <match> <pattern>" or "engine"
     wire_from: str
     options: Mapping[str, Any]
     capabilities: Mapping[str, bool]
@@ -363,7 +363,7 @@ def _claim(
 
 
 def _rule_label(rule: Rule) -> str:
-    return f"rule #{rule.position} {rule.match} {rule.pattern!r}"
+    return f"rule:{rule.id} {rule.match} {rule.pattern!r}"
 
 
 @dataclass(frozen=True, slots=True)

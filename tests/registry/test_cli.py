@@ -293,7 +293,7 @@ def test_model_add_list_show(runner: CliRunner, url: str) -> None:
     assert "not recorded (resolves by rules)" in unrecorded
 
 
-def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -> None:
+def test_rule_add_list_then_claim_set_by_reference(runner: CliRunner, url: str) -> None:
     added = json.loads(
         ok(
             run(
@@ -310,6 +310,7 @@ def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -
         )
     )[0]
     position = added["position"]
+    assert added["ref"].startswith("rule:") and added["ref"][5:].isdigit()
     assert added["match"] == "regex" and added["claims"] == ""
     out = ok(
         run(
@@ -321,7 +322,7 @@ def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -
             "image_input",
             "false",
             "--rule",
-            str(position),
+            added["ref"],
             "--status",
             "documented",
             "--evidence",
@@ -673,7 +674,8 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         ),
         ((*SET, "Image-Input", "true", *EVIDENCE), ("invalid capability 'Image-Input'",)),
         ((*SET, "image_input", "true", "--status", "documented"), ("--evidence",)),
-        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "99"), ("no rule at position 99",)),
+        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "99999"), ("has no rule 99999",)),
+        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "rule:x"), ("rule:N",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--rule", "nope-.*"), ("no rule",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--model", "a b"), ("invalid model id",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--model", "M", "--rule", "1"), ("not both",)),

@@ -1,0 +1,145 @@
+"""``toolwire resolve`` and ``toolwire format``: what a model gets, and the payload itself."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+from toolwire.convert import WIRES, ToolResult, ToolwireError
+
+from ..vocab import EVIDENCE_STATUSES
+from ._common import Context, echo, echo_json, pass_ctx
+
+if TYPE_CHECKING:
+    from ..resolver import Resolution
+
+
+def _resolution(
+    obj: Context, engine: str, model: str, wire: str | None, min_evidence: str | None
+) -> Resolution:
+    from ..resolver import Resolver
+
+    return Resolver(obj.registry()).resolve(engine, model, wire=wire, min_evidence=min_evidence)
+
+
+_wire_option = click.option(
+    "--wire",
+    type=click.Choice(WIRES),
+    default=None,
+    help="Force this wire instead of the engine's/model's.",
+)
+_evidence_option = click.option(
+    "--min-evidence",
+    type=click.Choice(EVIDENCE_STATUSES),
+    default=None,
+    help="Treat claims weaker than this as absent (e.g. live-verified).",
+)
+
+
+@click.command(name="resolve")
+@click.argument("engine")
+@click.argument("model")
+@_wire_option
+@_evidence_option
+@click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@pass_ctx
+def resolve_command(
+    obj: Context,
+    engine: str,
+    model: str,
+    wire: str | None,
+    min_evidence: str | None,
+    explain: bool,
+    fmt: str,
+) -> None:
+    """Show the wire and converter options MODEL on ENGINE gets."""
+    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    if fmt == "json":
+        data = resolution.as_dict()
+        if not explain:
+            del data["trace"]
+        echo_json(data)
+    elif explain:
+        echo(resolution.explain())
+    else:
+        echo(f"wire: {resolution.wire}")
+        for flag, value in resolution.capabilities.items():
+            echo(f"{flag}: {'true' if value else 'false'}")
+        opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in resolution.options.items())
+        echo(f"options: {opts or '(none)'}")
+
+
+@click.command(name="format")
+@click.argument("engine")
+@click.argument("model")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@_wire_option
+@_evidence_option
+@click.option("--id", "call_id", default="", help="Call id for a single result without one.")
+@click.option("--name", default="", help="Tool name for a single result without one.")
+@pass_ctx
+def format_command(
+    obj: Context,
+    engine: str,
+    model: str,
+    file: Any,
+    wire: str | None,
+    min_evidence: str | None,
+    call_id: str,
+    name: str,
+) -> None:
+    """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
+
+    FILE holds an MCP CallToolResult, or a list of them.
+
+    A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
+    (or CallToolResults with "id"/"name" keys beside "content").
+    """
+    results = _read_results(file, call_id, name)
+    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    payload = resolution.format(results)
+    echo_json(payload)
+
+
+def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
+    label = "stdin" if file.name == "<stdin>" else file.name
+    try:
+        data = json.load(file)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{label}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{label}: not UTF-8 text") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+        raise click.ClickException(f"{label}: unusable JSON ({type(exc).__name__})") from None
+    entries = data if isinstance(data, list) else [data]
+    if not entries:
+        raise click.ClickException(f"{label}: no tool results")
+    results = []
+    for index, entry in enumerate(entries):
+        where = f"{label}[{index}]" if isinstance(data, list) else label
+        if not isinstance(entry, dict):
+            raise click.ClickException(f"{where}: expected an object, not {type(entry).__name__}")
+        body = entry.get("result", entry)
+        try:
+            results.append(
+                ToolResult.from_mcp(
+                    body,
+                    id=str(entry.get("id", call_id) or ""),
+                    name=str(entry.get("name", name) or ""),
+                )
+            )
+        except ToolwireError as exc:
+            raise click.ClickException(f"{where}: {exc}") from None
+    return results
+
+
+COMMANDS = [resolve_command, format_command]
