@@ -9,11 +9,13 @@ data directory by default (created, migrated and seeded on first use);
 
 from __future__ import annotations
 
+from ._bulk import ClaimInput, ClaimsReport
 from ._writer import Writer
 from .errors import (
     DatabaseError,
     DatabaseLocked,
     DuplicateEntry,
+    InUse,
     InvalidCapability,
     InvalidInput,
     InvalidModelId,
@@ -22,12 +24,25 @@ from .errors import (
     InvalidStatus,
     InvalidWire,
     RegistryError,
+    UnknownCapability,
+    UnknownClaim,
     UnknownEngine,
     UnknownModel,
     UnknownRule,
 )
 from .models import EVIDENCE_STATUSES, evidence_rank
-from .records import Claim, ClaimEvent, Engine, EngineSnapshot, Model, Rule, WireForm
+from .records import (
+    Capability,
+    ChangeEvent,
+    Claim,
+    ClaimEvent,
+    Engine,
+    EngineSnapshot,
+    LogEntry,
+    Model,
+    Rule,
+    WireForm,
+)
 from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, resolve
 from .seed import SeedReport, seed
 from .store import NATIVE_MEDIA_CAPABILITIES, Registry
@@ -36,14 +51,19 @@ __all__ = [
     "EVIDENCE_STATUSES",
     "FLAGS",
     "NATIVE_MEDIA_CAPABILITIES",
+    "Capability",
+    "ChangeEvent",
     "Claim",
     "ClaimEvent",
+    "ClaimInput",
+    "ClaimsReport",
     "DatabaseError",
     "DatabaseLocked",
     "DuplicateEntry",
     "Engine",
     "EngineSnapshot",
     "FlagTrace",
+    "InUse",
     "InvalidCapability",
     "InvalidInput",
     "InvalidModelId",
@@ -51,6 +71,7 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "LogEntry",
     "Model",
     "Registry",
     "RegistryError",
@@ -58,6 +79,8 @@ __all__ = [
     "Resolver",
     "Rule",
     "SeedReport",
+    "UnknownCapability",
+    "UnknownClaim",
     "UnknownEngine",
     "UnknownModel",
     "UnknownRule",

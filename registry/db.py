@@ -33,19 +33,22 @@ from sqlalchemy.engine import Connection, Engine, make_url
 
 from ._paths import user_data_dir
 from .errors import DatabaseError, DatabaseLocked
-from .seed import seed_connection
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DATABASE_URL_ENV",
     "VERSION_TABLE",
+    "alembic_config",
+    "check_known",
     "create_engine",
     "current_revision",
     "default_database_url",
     "downgrade",
-    "ensure_ready",
     "for_writing",
     "head_revision",
+    "migration_connection",
+    "revision_of",
+    "setup_lock",
     "upgrade",
     "wrap_errors",
 ]
@@ -138,7 +141,7 @@ def wrap_errors(action: str) -> Iterator[None]:
         raise DatabaseError(f"{action}: {first}") from error
 
 
-def _alembic_config(connection: Connection | None = None) -> Config:
+def alembic_config(connection: Connection | None = None) -> Config:
     config = Config()
     # A wheel installs the package as a plain directory, so the path is a real one.
     location = str(resources.files("toolwire.migrations"))
@@ -155,13 +158,13 @@ def head_revision() -> str:
     :raises DatabaseError: when the migrations have several heads.
     """
     with wrap_errors("cannot read migrations"):
-        head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
         raise DatabaseError("no migrations found in toolwire.migrations")
     return head
 
 
-def _revision_of(connection: Connection) -> str | None:
+def revision_of(connection: Connection) -> str | None:
     context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
     return context.get_current_revision()
 
@@ -172,11 +175,11 @@ def current_revision(engine: Engine) -> str | None:
     :raises DatabaseError: when the database cannot be read.
     """
     with wrap_errors("cannot read schema revision"), engine.connect() as connection:
-        return _revision_of(connection)
+        return revision_of(connection)
 
 
 @contextlib.contextmanager
-def _migration_connection(engine: Engine) -> Iterator[Connection]:
+def migration_connection(engine: Engine) -> Iterator[Connection]:
     """Yield a connection in one write transaction that DDL and data changes share.
 
     SQLite: foreign keys off around it (batch table rebuilds would cascade), checked
@@ -202,11 +205,11 @@ def _migration_connection(engine: Engine) -> Iterator[Connection]:
 
 
 @contextlib.contextmanager
-def _setup_lock(engine: Engine) -> Iterator[None]:
+def setup_lock(engine: Engine) -> Iterator[None]:
     """Hold an exclusive file lock next to an SQLite database file, where fcntl exists.
 
     Elsewhere the ``BEGIN IMMEDIATE`` (SQLite) or advisory lock (PostgreSQL) taken by
-    ``_migration_connection`` serialises setups on its own.
+    ``migration_connection`` serialises setups on its own.
     """
     database = make_url(engine.url).database if engine.dialect.name == "sqlite" else None
     try:
@@ -224,10 +227,14 @@ def _setup_lock(engine: Engine) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _check_known(revision: str | None) -> None:
+def check_known(revision: str | None) -> None:
+    """Refuse a schema revision this toolwire does not ship (a newer package wrote it).
+
+    :raises DatabaseError: for an unknown revision.
+    """
     if revision is None:
         return
-    scripts = ScriptDirectory.from_config(_alembic_config())
+    scripts = ScriptDirectory.from_config(alembic_config())
     try:
         scripts.get_revision(revision)
     except CommandError as error:
@@ -242,13 +249,13 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
     :raises DatabaseError: when a migration fails; nothing is applied then.
     """
-    _check_known(current_revision(engine))
+    check_known(current_revision(engine))
     with (
         wrap_errors("migration failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
+        setup_lock(engine),
+        migration_connection(engine) as connection,
     ):
-        command.upgrade(_alembic_config(connection), revision)
+        command.upgrade(alembic_config(connection), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
@@ -258,34 +265,7 @@ def downgrade(engine: Engine, revision: str) -> None:
     """
     with (
         wrap_errors("migration failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
+        setup_lock(engine),
+        migration_connection(engine) as connection,
     ):
-        command.downgrade(_alembic_config(connection), revision)
-
-
-def ensure_ready(engine: Engine) -> bool:
-    """Migrate to head and seed when the database is not at head; return whether it did.
-
-    Safe when several processes do it at once: the first one migrates and seeds, the
-    others wait for it and then find the database at head. Migration and seeding are one
-    transaction, so a failure leaves the database as it was.
-
-    :raises DatabaseError: when the database cannot be migrated or seeded.
-    """
-
-    head = head_revision()
-    if current_revision(engine) == head:
-        return False
-    with (
-        wrap_errors("database setup failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
-    ):
-        current = _revision_of(connection)
-        if current == head:
-            return False  # another process finished the setup while we waited
-        _check_known(current)
-        command.upgrade(_alembic_config(connection), "head")
-        seed_connection(connection)
-    return True
+        command.downgrade(alembic_config(connection), revision)

@@ -15,10 +15,13 @@ from typing import Any
 from ._rules import compile_rule, fullmatch
 
 __all__ = [
+    "Capability",
+    "ChangeEvent",
     "Claim",
     "ClaimEvent",
     "Engine",
     "EngineSnapshot",
+    "LogEntry",
     "Model",
     "Rule",
     "WireForm",
@@ -143,14 +146,46 @@ class ClaimEvent:
     old_evidence: str | None
     old_source: str | None
     old_verified_at: date | None
-    new_value: bool
-    new_status: str
-    new_evidence: str
+    new_value: bool | None
+    new_status: str | None
+    new_evidence: str | None
     new_source: str | None
     new_verified_at: date | None
     actor: str
     occurred_at: datetime
     reason: str | None
+    #: "set" (new_* hold the claim), "retract" or "remove" (the claim is gone; new_* None)
+    action: str = "set"
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeEvent:
+    """An engine, model, rule or capability added, removed or moved (append-only).
+
+    ``detail`` holds the fields of the row added or removed, or a move's positions.
+    """
+
+    id: int
+    engine: str | None
+    entity: str
+    subject: str
+    action: str
+    detail: Mapping[str, object]
+    actor: str
+    occurred_at: datetime
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Capability:
+    """A capability name of the vocabulary, and what its claims mean."""
+
+    name: str
+    description: str
+    value_kind: str
+    gates: str | None
+    created_at: datetime
+    created_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,3 +205,20 @@ class EngineSnapshot:
     def matching_rules(self, model_id: str) -> tuple[Rule, ...]:
         """Return the rules that apply to ``model_id``, in order (the last one wins)."""
         return tuple(rule for rule in self.rules if rule.matches(model_id))
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One change anywhere in the registry, as ``Registry.log`` lists them.
+
+    ``what`` says what happened (``claim set``, ``claim retract``, ``rule remove`` ...);
+    ``changes`` maps every field that changed to its (old, new) value.
+    """
+
+    occurred_at: datetime
+    actor: str
+    engine: str | None
+    subject: str
+    what: str
+    changes: Mapping[str, tuple[object, object]]
+    reason: str | None

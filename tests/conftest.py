@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from toolwire.registry.db import create_engine, ensure_ready
+from toolwire.registry.bootstrap import ensure_ready
+from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))

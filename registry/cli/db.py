@@ -16,11 +16,12 @@ def group() -> None:
 @pass_ctx
 def upgrade(obj: Context) -> None:
     """Migrate the database to the newest schema (seeding it when new)."""
-    from .. import db
 
     registry = obj.registry(setup=False)
     before = registry.schema_revision()
-    db.ensure_ready(registry._engine)
+    from ..bootstrap import ensure_ready
+
+    ensure_ready(registry._engine)
     after = registry.schema_revision()
     click.echo(f"schema at {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 

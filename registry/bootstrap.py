@@ -1,0 +1,44 @@
+"""First-use setup: create, migrate and seed a registry database, above the store.
+
+The import graph points one way: errors and records at the bottom, then ``db``
+(connections, migrations), the store and its writer, the seed and import/export, this
+bootstrap, the resolver, and the CLI on top. ``Registry(url)`` calls ``ensure_ready``
+here when it is asked to set a database up.
+"""
+
+from __future__ import annotations
+
+from alembic import command
+from sqlalchemy.engine import Engine
+
+from . import db
+from .seed import seed_connection
+
+__all__ = ["ensure_ready"]
+
+
+def ensure_ready(engine: Engine) -> bool:
+    """Migrate to head and seed when the database is not at head; return whether it did.
+
+    Safe when several processes do it at once: the first one migrates and seeds, the
+    others wait for it and then find the database at head. Migration and seeding are one
+    transaction, so a failure leaves the database as it was.
+
+    :raises DatabaseError: when the database cannot be migrated or seeded.
+    """
+
+    head = db.head_revision()
+    if db.current_revision(engine) == head:
+        return False
+    with (
+        db.wrap_errors("database setup failed"),
+        db.setup_lock(engine),
+        db.migration_connection(engine) as connection,
+    ):
+        current = db.revision_of(connection)
+        if current == head:
+            return False  # another process finished the setup while we waited
+        db.check_known(current)
+        command.upgrade(db.alembic_config(connection), "head")
+        seed_connection(connection)
+    return True
