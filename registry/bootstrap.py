@@ -8,7 +8,6 @@ here when it is asked to set a database up.
 
 from __future__ import annotations
 
-from alembic import command
 from sqlalchemy.engine import Engine
 
 from . import db
@@ -39,6 +38,8 @@ def ensure_ready(engine: Engine) -> bool:
         if current == head:
             return False  # another process finished the setup while we waited
         db.check_known(current)
+        from alembic import command
+
         command.upgrade(db.alembic_config(connection), "head")
         seed_connection(connection)
     return True

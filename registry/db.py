@@ -17,21 +17,20 @@ import contextlib
 import functools
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
 
 from ._paths import user_data_dir
+
+if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
+    from alembic.config import Config
 from .errors import DatabaseError, DatabaseLocked
 
 __all__ = [
@@ -131,7 +130,9 @@ def wrap_errors(action: str) -> Iterator[None]:
         ) from error
     except OSError as error:  # e.g. the setup lock file next to an SQLite database
         raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
-    except (exc.SQLAlchemyError, CommandError, sqlite3.Error) as error:
+    except Exception as error:
+        if not isinstance(error, (exc.SQLAlchemyError, sqlite3.Error, _command_error())):
+            raise
         detail = str(getattr(error, "orig", None) or error).strip().splitlines()
         first = detail[0] if detail else type(error).__name__
         if "database is locked" in first or "database is busy" in first:
@@ -141,7 +142,20 @@ def wrap_errors(action: str) -> Iterator[None]:
         raise DatabaseError(f"{action}: {first}") from error
 
 
+class _NeverRaised(Exception):
+    """Stands for alembic's CommandError while alembic is not imported."""
+
+
+def _command_error() -> type[Exception]:
+    """Return alembic's CommandError if alembic is loaded (nothing raises it otherwise)."""
+    found: type[Exception] = getattr(sys.modules.get("alembic.util"), "CommandError", _NeverRaised)
+    return found
+
+
 def alembic_config(connection: Connection | None = None) -> Config:
+    """Return the alembic configuration of the shipped migrations (imports alembic)."""
+    from alembic.config import Config
+
     config = Config()
     # A wheel installs the package as a plain directory, so the path is a real one.
     location = str(resources.files("toolwire.migrations"))
@@ -157,6 +171,8 @@ def head_revision() -> str:
 
     :raises DatabaseError: when the migrations have several heads.
     """
+    from alembic.script import ScriptDirectory
+
     with wrap_errors("cannot read migrations"):
         head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
@@ -165,8 +181,13 @@ def head_revision() -> str:
 
 
 def revision_of(connection: Connection) -> str | None:
-    context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
-    return context.get_current_revision()
+    """Return the schema revision through ``connection`` with a plain query (None: empty)."""
+    if not sa.inspect(connection).has_table(VERSION_TABLE):
+        return None
+    rows = connection.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if len(rows) > 1:
+        raise DatabaseError(f"{VERSION_TABLE} holds several revisions: {', '.join(rows)}")
+    return rows[0] if rows else None
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -234,6 +255,9 @@ def check_known(revision: str | None) -> None:
     """
     if revision is None:
         return
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
     scripts = ScriptDirectory.from_config(alembic_config())
     try:
         scripts.get_revision(revision)
@@ -249,6 +273,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
     :raises DatabaseError: when a migration fails; nothing is applied then.
     """
+    from alembic import command
+
     check_known(current_revision(engine))
     with (
         wrap_errors("migration failed"),
@@ -263,6 +289,8 @@ def downgrade(engine: Engine, revision: str) -> None:
 
     :raises DatabaseError: when a migration fails; nothing is applied then.
     """
+    from alembic import command
+
     with (
         wrap_errors("migration failed"),
         setup_lock(engine),

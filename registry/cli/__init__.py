@@ -26,8 +26,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "model",
     "rule",
     "claim",
+    "capability",
     "audit",
     "resolve",
+    "log",
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import update_wrapper
@@ -89,8 +90,28 @@ def pass_ctx(fn: F) -> F:
     return update_wrapper(wrapper, fn)  # type: ignore[return-value]
 
 
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    ctx.meta[f"toolwire.{param.name}"] = value
+    return value
+
+
 def format_option(fn: F) -> F:
-    """Add ``--format table|json|csv``."""
+    """Add ``--format table|json|csv``, ``--wide`` and ``--columns`` (read by ``emit``)."""
+    fn = click.option(
+        "--columns",
+        default=None,
+        metavar="A,B,...",
+        expose_value=False,
+        callback=_remember,
+        help="Only these columns, in this order (comma-separated).",
+    )(fn)
+    fn = click.option(
+        "--wide",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember,
+        help="Do not cut long table cells to the terminal width.",
+    )(fn)
     return click.option(
         "--format",
         "fmt",
@@ -128,8 +149,26 @@ def who(given: str | None) -> str:
 
 
 def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
-    """Print records (dataclasses or dicts) as a table, JSON or CSV."""
-    echo(render([r if isinstance(r, dict) else as_row(r) for r in rows], fmt, columns))
+    """Print records (dataclasses or dicts) as a table, JSON or CSV.
+
+    ``--columns`` picks and orders the columns (any field of the rows); a table is cut
+    to the terminal width unless ``--wide``.
+    """
+    data = [r if isinstance(r, dict) else as_row(r) for r in rows]
+    meta = click.get_current_context().meta
+    chosen = meta.get("toolwire.columns")
+    if chosen:
+        known = list(dict.fromkeys([*columns, *(k for row in data for k in row)]))
+        columns = [c.strip() for c in chosen.split(",") if c.strip()]
+        unknown = [c for c in columns if c not in known]
+        if unknown or not columns:
+            raise click.BadParameter(
+                f"unknown column(s) {', '.join(unknown) or '(none)'}; "
+                f"available: {', '.join(known)}",
+                param_hint="--columns",
+            )
+    width = None if meta.get("toolwire.wide") else shutil.get_terminal_size((100, 24)).columns
+    echo(render(data, fmt, columns, width=width))
 
 
 def echo(text: str, *, err: bool = False) -> None:

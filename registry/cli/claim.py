@@ -12,6 +12,7 @@ from ._common import (
     CLAIM_COLUMNS,
     Context,
     actor_option,
+    echo,
     emit,
     format_option,
     pass_ctx,
@@ -24,6 +25,7 @@ EVENT_COLUMNS = (
     "engine",
     "subject_key",
     "capability",
+    "action",
     "old_value",
     "old_status",
     "new_value",
@@ -90,18 +92,55 @@ def set_(
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
     when: date | None = verified_at.date() if verified_at is not None else None
-    claim = obj.registry().set_claim(
+    with obj.registry().batch() as writer:
+        new_model = model is not None and not writer.has_model(engine, model)
+        claim = writer.set_claim(
+            engine,
+            capability,
+            value.lower() == "true",
+            model=model,
+            rule=rule_ref(rule),
+            status=status,
+            evidence=evidence,
+            source=source,
+            verified_at=when,
+            recorded_by=who(actor),
+            reason=reason,
+        )
+    if new_model:
+        echo(f"recorded new model {model} on {engine}", err=True)
+    emit([claim], fmt, CLAIM_COLUMNS)
+
+
+@group.command(name="unset")
+@click.argument("engine")
+@click.argument("capability")
+@click.option("--model", default=None, help="Retract this model's claim.")
+@_rule_option
+@click.option("--evidence", required=True, help="Why the claim goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def unset(
+    obj: Context,
+    engine: str,
+    capability: str,
+    model: str | None,
+    rule: str | None,
+    evidence: str,
+    actor: str | None,
+    fmt: str,
+) -> None:
+    """Retract a claim: the next, less specific claim decides from then on."""
+    if model is not None and rule is not None:
+        raise click.UsageError("give --model or --rule, not both")
+    claim = obj.registry().unset_claim(
         engine,
         capability,
-        value.lower() == "true",
         model=model,
         rule=rule_ref(rule),
-        status=status,
         evidence=evidence,
-        source=source,
-        verified_at=when,
         recorded_by=who(actor),
-        reason=reason,
     )
     emit([claim], fmt, CLAIM_COLUMNS)
 

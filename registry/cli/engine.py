@@ -84,4 +84,21 @@ def add(
     emit([engine], fmt, ENGINE_COLUMNS)
 
 
+@group.command(name="remove")
+@click.argument("name")
+@click.option(
+    "--force", is_flag=True, help="Also remove its claims, models and rules (one transaction)."
+)
+@click.option("--reason", default=None, help="Why it goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def remove(
+    obj: Context, name: str, force: bool, reason: str | None, actor: str | None, fmt: str
+) -> None:
+    """Remove an engine; refused while claims, models or rules hang on it, unless --force."""
+    removed = obj.registry().remove_engine(name, force=force, recorded_by=who(actor), reason=reason)
+    emit([removed], fmt, ENGINE_COLUMNS)
+
+
 COMMANDS = [group]

@@ -88,4 +88,19 @@ def add(
     emit([row], fmt, MODEL_COLUMNS)
 
 
+@group.command(name="remove")
+@click.argument("engine")
+@click.argument("model")
+@click.option("--reason", default=None, help="Why it goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def remove(
+    obj: Context, engine: str, model: str, reason: str | None, actor: str | None, fmt: str
+) -> None:
+    """Remove a recorded model and its claims (the id then resolves by rules again)."""
+    removed = obj.registry().remove_model(engine, model, recorded_by=who(actor), reason=reason)
+    emit([removed], fmt, MODEL_COLUMNS)
+
+
 COMMANDS = [group]

@@ -12,6 +12,7 @@ from ._common import (
     emit,
     format_option,
     pass_ctx,
+    rule_ref,
     rule_row,
     who,
 )
@@ -68,6 +69,51 @@ def add(
         created_by=who(actor),
     )
     emit([rule_row(rule)], fmt, RULE_COLUMNS)
+
+
+@group.command(name="remove")
+@click.argument("engine")
+@click.argument("rule")
+@click.option("--reason", default=None, help="Why it goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def remove(
+    obj: Context, engine: str, rule: str, reason: str | None, actor: str | None, fmt: str
+) -> None:
+    """Remove RULE (rule:N, N or its pattern) and its claims; the history keeps them."""
+    removed = obj.registry().remove_rule(engine, _ref(rule), recorded_by=who(actor), reason=reason)
+    emit([rule_row(removed)], fmt, RULE_COLUMNS)
+
+
+@group.command(name="move")
+@click.argument("engine")
+@click.argument("rule")
+@click.option("--position", required=True, type=click.IntRange(min=1), help="New 1-based position.")
+@click.option("--reason", default=None, help="Why it moves (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def move(
+    obj: Context,
+    engine: str,
+    rule: str,
+    position: int,
+    reason: str | None,
+    actor: str | None,
+    fmt: str,
+) -> None:
+    """Move RULE to another position (later rules win); its rule:N reference stays."""
+    moved = obj.registry().move_rule(
+        engine, _ref(rule), position, recorded_by=who(actor), reason=reason
+    )
+    emit([rule_row(moved)], fmt, RULE_COLUMNS)
+
+
+def _ref(text: str) -> int | str:
+    found = rule_ref(text)
+    assert found is not None
+    return found
 
 
 COMMANDS = [group]

@@ -50,6 +50,14 @@ def ok(result: Result) -> str:
     return result.stdout
 
 
+def noted(result: Result) -> str:
+    """Assert a claim set that recorded a new model succeeded and said so on stderr."""
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr.startswith("recorded new model "), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    return result.stdout
+
+
 def failed(result: Result, *fragments: str) -> str:
     """Assert a one-line 'Error:' failure without a traceback; return that line."""
     assert result.exit_code != 0
@@ -411,7 +419,7 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     assert (last["actor"], last["reason"]) == ("alice", "live test")
     assert all(e["capability"] == "tool_result_images" for e in events)
 
-    ok(
+    noted(
         run(
             runner,
             url,
@@ -445,9 +453,12 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     )
     assert event["subject_key"] == "model:MiniMax-M2.7-vision"
     assert (event["old_value"], event["new_value"], event["actor"]) == (None, True, "ops")
-    table = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
+    table = ok(run(runner, url, "claim", "history", "minimax-anthropic", "--wide"))
     assert table.splitlines()[0].split()[:3] == ["OCCURRED_AT", "ENGINE", "SUBJECT_KEY"]
     assert "model:MiniMax-M2.7-vision" in table
+    cut = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
+    assert all(len(line) <= 100 for line in cut.splitlines())  # the default width here
+    assert "…" in cut and "model:MiniMax-M2.7-vision" not in cut
 
 
 def _audit(runner: CliRunner, url: str, *args: str) -> list[dict[str, Any]]:
@@ -500,7 +511,7 @@ def test_audit_filters(runner: CliRunner, url: str) -> None:
 
 def test_audit_stale_days(runner: CliRunner, url: str) -> None:
     ten_days_ago = (date.today() - timedelta(days=10)).isoformat()
-    ok(
+    noted(
         run(
             runner,
             url,
@@ -850,7 +861,7 @@ def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
         holder.rollback()
         holder.close()
     assert state(url) == before
-    ok(run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7"))
+    noted(run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7"))
     assert state(url)[0] == before[0] + 1
 
 
