@@ -31,7 +31,7 @@ from ._paths import user_data_dir
 
 if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
     from alembic.config import Config
-from .errors import DatabaseError, DatabaseLocked
+from .errors import DatabaseError, DatabaseLocked, NoRegistry
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -44,10 +44,13 @@ __all__ = [
     "default_database_url",
     "downgrade",
     "for_writing",
+    "foreign_tables",
     "head_revision",
     "migration_connection",
+    "require_registry",
     "revision_of",
     "setup_lock",
+    "sqlite_file",
     "upgrade",
     "wrap_errors",
 ]
@@ -188,6 +191,41 @@ def revision_of(connection: Connection) -> str | None:
     if len(rows) > 1:
         raise DatabaseError(f"{VERSION_TABLE} holds several revisions: {', '.join(rows)}")
     return rows[0] if rows else None
+
+
+def sqlite_file(engine: Engine) -> Path | None:
+    """Return the file of an SQLite database, None for other backends and memory DBs."""
+    if engine.dialect.name != "sqlite":
+        return None
+    database = make_url(engine.url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def require_registry(engine: Engine) -> None:
+    """Check that ``engine`` holds a toolwire registry, without creating anything.
+
+    :raises NoRegistry: when the SQLite file does not exist or no toolwire schema is there.
+    :raises DatabaseError: when the database cannot be reached.
+    """
+    shown = make_url(engine.url).render_as_string(hide_password=True)
+    hint = "run 'toolwire db upgrade' to create one"
+    path = sqlite_file(engine)
+    if path is not None and not path.exists():
+        raise NoRegistry(f"no toolwire registry at {shown}; {hint}")
+    with wrap_errors("cannot open database"), engine.connect() as connection:
+        present = sa.inspect(connection).has_table(VERSION_TABLE)
+    if not present:
+        raise NoRegistry(f"no toolwire registry at {shown} (no toolwire schema); {hint}")
+
+
+def foreign_tables(connection: Connection) -> list[str]:
+    """Return the tables of a database that has no toolwire schema (empty: a new DB)."""
+    inspector = sa.inspect(connection)
+    if inspector.has_table(VERSION_TABLE):
+        return []
+    return sorted(inspector.get_table_names())
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -19,7 +19,8 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
         ├── InUse(RegistryError, ValueError)              rows still hang on it
         └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
-            └── DatabaseLocked                                SQLite busy beyond timeout
+            ├── DatabaseLocked                                SQLite busy beyond timeout
+            └── NoRegistry                                    no toolwire schema there
 
 Messages are one line, fit for a CLI error. Foreign exceptions are wrapped where they
 cross into this package (``raise DatabaseError(...) from exc``), so ``__cause__`` keeps
@@ -44,6 +45,7 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "NoRegistry",
     "RegistryError",
     "UnknownCapability",
     "UnknownClaim",
@@ -152,3 +154,7 @@ class DatabaseError(RegistryError, RuntimeError):
 
 class DatabaseLocked(DatabaseError):
     """SQLite stayed locked by another writer for longer than the busy timeout."""
+
+
+class NoRegistry(DatabaseError):
+    """The database does not exist or holds no toolwire schema (and was not created)."""

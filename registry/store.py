@@ -89,19 +89,34 @@ class Registry:
         url: str | None = None,
         *,
         setup: bool = True,
+        create: bool = True,
         busy_timeout: float = db.BUSY_TIMEOUT_MS / 1000,
     ) -> None:
         """Open the registry at ``url`` (default: ``default_database_url()``).
 
         With ``setup`` the database is migrated to head and seeded when it is not at
-        head yet (first use). ``busy_timeout`` is how many seconds an SQLite write
-        waits for another writer before failing with ``DatabaseLocked``.
+        head yet (first use). Without ``create`` a database that does not exist or
+        holds no toolwire schema is refused (``NoRegistry``) and nothing is created.
+        ``busy_timeout`` is how many seconds an SQLite write waits for another writer
+        before failing with ``DatabaseLocked``.
 
+        :raises NoRegistry: without ``create``, when there is no registry at ``url``.
         :raises DatabaseError: when the database cannot be opened or set up.
+        :raises InvalidInput: for a ``url`` that is not a string.
         """
+        if url is not None and not isinstance(url, str):
+            raise InvalidInput(f"invalid database url {url!r}: must be a string")
+        if url is not None and "\x00" in url:
+            raise InvalidInput("invalid database url: contains a NUL character")
         self._url = url if url is not None else db.default_database_url()
         self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
+        if not create:
+            try:
+                db.require_registry(self._engine)
+            except BaseException:
+                self._engine.dispose()
+                raise
         if setup:
             from .bootstrap import ensure_ready  # the bootstrap sits above the store
 

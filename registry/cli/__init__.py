@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "audit",
     "resolve",
     "log",
+    "transfer",
 )
 
 
@@ -64,7 +65,7 @@ def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> N
     """Format tool results for LLM wires, and keep the registry of what each model reads."""
     if busy_timeout != busy_timeout:  # NaN passes every range check
         raise click.BadParameter("not a number", param_hint="--busy-timeout")
-    ctx.obj = Context(database_url, busy_timeout)
+    ctx.obj = Context(database_url, busy_timeout, explicit=database_url is not None)
     ctx.call_on_close(ctx.obj.close)
 
 

@@ -47,17 +47,30 @@ CLAIM_COLUMNS = (
 class Context:
     """What the group passes to every command: the database URL and a lazy registry."""
 
-    def __init__(self, url: str | None, busy_timeout: float) -> None:
+    def __init__(self, url: str | None, busy_timeout: float, *, explicit: bool = False) -> None:
         self.url = url
         self.busy_timeout = busy_timeout
+        #: the URL came from --database-url or TOOLWIRE_DATABASE_URL
+        self.explicit = explicit
         self._registry: Registry | None = None
 
-    def registry(self, *, setup: bool = True) -> Registry:
-        """Return the registry, opened on first use."""
+    def registry(self, *, setup: bool = True, create: bool = False) -> Registry:
+        """Return the registry, opened on first use.
+
+        Only the default database is created (and seeded) on first use; a database
+        named with ``--database-url``/``TOOLWIRE_DATABASE_URL`` must hold a registry
+        already (``toolwire db upgrade`` creates one), so a mistyped URL creates
+        nothing; ``create`` (``db upgrade``) lifts that.
+        """
         if self._registry is None:
             from ..store import Registry
 
-            self._registry = Registry(self.url, setup=setup, busy_timeout=self.busy_timeout)
+            self._registry = Registry(
+                self.url,
+                setup=setup,
+                create=create or not self.explicit,
+                busy_timeout=self.busy_timeout,
+            )
         return self._registry
 
     def close(self) -> None:

@@ -13,15 +13,15 @@ def group() -> None:
 
 
 @group.command(name="upgrade")
+@click.option("--force", is_flag=True, help="Migrate into a database that holds other tables too.")
 @pass_ctx
-def upgrade(obj: Context) -> None:
-    """Migrate the database to the newest schema (seeding it when new)."""
-
-    registry = obj.registry(setup=False)
-    before = registry.schema_revision()
+def upgrade(obj: Context, force: bool) -> None:
+    """Create or migrate the database to the newest schema (seeding it when new)."""
     from ..bootstrap import ensure_ready
 
-    ensure_ready(registry._engine)
+    registry = obj.registry(setup=False, create=True)
+    before = registry.schema_revision()
+    ensure_ready(registry._engine, force=force)
     after = registry.schema_revision()
     click.echo(f"schema at {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
