@@ -187,6 +187,7 @@ class Bulk(WriterBase):
             raise InvalidInput(f"invalid claim value {given.value!r}: must be true or false")
         if not isinstance(given.evidence, str) or not given.evidence.strip():
             raise InvalidInput("a claim needs evidence: say what supports it")
+        check.text(given.evidence, "evidence")
         if given.source is not None:
             check.text(given.source, "source")
         if not isinstance(given.engine, str):

@@ -48,6 +48,7 @@ class Removals(WriterBase):
         self.known_capability(capability)
         if not isinstance(evidence, str) or not evidence.strip():
             raise InvalidInput("a retraction needs evidence: say why the claim goes")
+        check.text(evidence, "evidence")
         check.actor(recorded_by)
         if model is not None and rule is not None:
             raise InvalidInput("a claim is about a model or a rule, not both")

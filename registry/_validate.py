@@ -153,14 +153,22 @@ def actor(value: object, what: str = "recorded_by") -> str:
     """
     if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
         raise InvalidInput(f"invalid {what} {value!r}: a non-empty name, one line, at most 128")
-    return value
+    return text(value, what)
+
+
+_NOT_TEXT = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def text(value: object, what: str) -> str:
-    """Return a string field.
+    """Return a string field that every backend stores as it is.
 
-    :raises InvalidInput: when it is not a string.
+    :raises InvalidInput: when it is not a string, or holds a NUL or a lone surrogate
+        (PostgreSQL stores neither; SQLite would, so the check is the same everywhere).
     """
     if not isinstance(value, str):
         raise InvalidInput(f"invalid {what} {value!r}: must be a string")
+    if _NOT_TEXT.search(value):
+        raise InvalidInput(
+            f"invalid {what} {value!r}: NUL and lone surrogates (not UTF-8) are not text"
+        )
     return value

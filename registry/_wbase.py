@@ -239,10 +239,13 @@ class WriterBase:
 _CLAIM_COLUMNS = tuple(getattr(ClaimRow, k) for k in CLAIM_FIELDS)
 
 
-def required(value: object, what: str) -> str:
+def required(value: object, what: str, longest: int | None = None) -> str:
+    """Return a non-empty string of at most ``longest`` characters (checked as text)."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(f"invalid {what} {value!r}: must be a non-empty string")
-    return value
+    if longest is not None and len(value) > longest:
+        raise InvalidInput(f"invalid {what}: longer than {longest} characters")
+    return check.text(value, what)
 
 
 def checked_tag(value: object) -> str | None:

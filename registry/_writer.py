@@ -61,11 +61,11 @@ class Writer(Removals, Bulk, WriterBase):
         """
         values = {
             "name": check.engine_name(name),
-            "provider": required(provider, "provider"),
-            "family": required(family, "family"),
+            "provider": required(provider, "provider", 256),
+            "family": required(family, "family", 32),
             "default_wire": check.wire(default_wire),
             "kind": check.engine_kind(kind),
-            "base_url": None if base_url is None else required(base_url, "base_url"),
+            "base_url": None if base_url is None else required(base_url, "base_url", 512),
             "response_tag": checked_tag(response_tag),
             "note": check.text(note, "note"),
             "created_at": utcnow(),
@@ -202,12 +202,13 @@ class Writer(Removals, Bulk, WriterBase):
         check.capability(name)
         if not isinstance(description, str) or not description.strip():
             raise InvalidInput("a capability needs a description: say what its claims mean")
+        check.text(description, "description")
         if value_kind not in VALUE_KINDS:
             raise InvalidInput(
                 f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}"
             )
         if gates is not None:
-            required(gates, "gates")
+            required(gates, "gates", 64)
         check.actor(created_by, "created_by")
         if self._connection.scalar(select(CapabilityRow.name).where(CapabilityRow.name == name)):
             raise DuplicateEntry(f"capability {name!r} already exists")
@@ -291,6 +292,7 @@ class Writer(Removals, Bulk, WriterBase):
             raise InvalidInput(f"invalid claim value {value!r}: must be true or false")
         if not isinstance(evidence, str) or not evidence.strip():
             raise InvalidInput("a claim needs evidence: say what supports it")
+        check.text(evidence, "evidence")
         if source is not None:
             check.text(source, "source")
         if reason is not None:

@@ -31,7 +31,7 @@ from ._paths import user_data_dir
 
 if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
     from alembic.config import Config
-from .errors import DatabaseError, DatabaseLocked, NoRegistry
+from .errors import DatabaseError, DatabaseLocked, InvalidInput, NoRegistry
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -82,8 +82,13 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
 
     :raises DatabaseError: when the URL is malformed or names an unavailable driver.
     """
+    if not isinstance(url, str) or "\x00" in url:
+        raise DatabaseError("cannot open database: the URL must be a string without NUL")
     with wrap_errors("cannot open database"):
-        engine = sa.create_engine(url)
+        try:
+            engine = sa.create_engine(url)
+        except ValueError as error:  # e.g. a port that is not a number
+            raise DatabaseError(f"cannot open database: bad URL ({error})") from None
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, busy_timeout_ms)
     return engine
@@ -131,6 +136,10 @@ def wrap_errors(action: str) -> Iterator[None]:
             f"{action}: database driver not installed ({error.name or error}); "
             "for PostgreSQL: pip install 'toolwire[postgresql]'"
         ) from error
+    except UnicodeEncodeError as error:  # a lone surrogate from a non-UTF-8 argument
+        raise InvalidInput(
+            f"{action}: {error.object[error.start : error.end]!r} is not UTF-8 text"
+        ) from None
     except OSError as error:  # e.g. the setup lock file next to an SQLite database
         raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
     except Exception as error:

@@ -40,6 +40,7 @@ from toolwire.convert import (
 )
 
 from . import _validate as check
+from .errors import InvalidInput
 from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
@@ -206,9 +207,14 @@ class Resolver:
         """
         key = (engine, model, wire, min_evidence)
         self._refresh()
-        found = self._resolutions.get(key)
+        try:
+            found = self._resolutions.get(key)
+        except TypeError:  # an unhashable argument: the checks below say which
+            found = None
         if found is not None:
             return found
+        if not isinstance(engine, str):
+            raise InvalidInput(f"invalid engine {engine!r}: must be a string")
         check.model_id(model)
         if wire is not None:
             check.wire(wire)
@@ -419,6 +425,11 @@ _resolvers_lock = threading.Lock()
 def _resolver_for(registry: Registry | None) -> Resolver:
     """Return the resolver (and its cache) kept for ``registry`` or the default one."""
     global _default
+    if registry is not None and not isinstance(registry, Registry):
+        raise InvalidInput(
+            f"invalid registry {registry!r}: pass a Registry (e.g. Registry(url)), not "
+            f"a {type(registry).__name__}"
+        )
     found = _default if registry is None else _resolvers.get(registry)
     if found is not None:  # the hot path takes no lock
         return found

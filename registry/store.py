@@ -106,8 +106,6 @@ class Registry:
         """
         if url is not None and not isinstance(url, str):
             raise InvalidInput(f"invalid database url {url!r}: must be a string")
-        if url is not None and "\x00" in url:
-            raise InvalidInput("invalid database url: contains a NUL character")
         self._url = url if url is not None else db.default_database_url()
         self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
@@ -437,8 +435,8 @@ class Registry:
                 ClaimRow.status.in_(weaker),
             ]
         if stale_days is not None:
-            if stale_days < 0:
-                raise InvalidInput(f"invalid stale_days {stale_days}: must be >= 0")
+            if type(stale_days) is not int or not 0 <= stale_days <= 36500:
+                raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
             cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
             where.append(or_(ClaimRow.verified_at.is_(None), ClaimRow.verified_at < cutoff))
         return self._claims(engine, where)

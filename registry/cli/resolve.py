@@ -78,14 +78,20 @@ def resolve_command(
         echo(f"options: {opts or '(none)'}")
 
 
+#: Wires whose tool-result blocks name the tool.
+_NAMED_WIRES = ("gemini", "ollama", "hermes")
+
+
 @click.command(name="format")
 @click.argument("engine")
 @click.argument("model")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_wire_option
 @_evidence_option
-@click.option("--id", "call_id", default="", help="Call id for a single result without one.")
-@click.option("--name", default="", help="Tool name for a single result without one.")
+@click.option(
+    "--id", "call_id", default="", help="Call id of a single result (overrides the file's)."
+)
+@click.option("--name", default="", help="Tool name of a single result (overrides the file's).")
 @pass_ctx
 def format_command(
     obj: Context,
@@ -106,6 +112,15 @@ def format_command(
     """
     results = _read_results(file, call_id, name)
     resolution = _resolution(obj, engine, model, wire, min_evidence)
+    for index, result in enumerate(results):
+        where = f"result {index}" if len(results) > 1 else "the result"
+        if not result.id:
+            raise click.ClickException(f"{where} has no id: give one with --id")
+        if resolution.wire in _NAMED_WIRES and not result.name:
+            raise click.ClickException(
+                f"{where} has no tool name, which the {resolution.wire} wire needs: "
+                "give one with --name"
+            )
     payload = resolution.format(results)
     echo_json(payload)
 
@@ -129,13 +144,16 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         if not isinstance(entry, dict):
             raise click.ClickException(f"{where}: expected an object, not {type(entry).__name__}")
         body = entry.get("result", entry)
+        # --id / --name override a single result's values, and fill in a list's gaps
+        single = not isinstance(data, list) or len(entries) == 1
+        given_id = call_id if call_id and single else entry.get("id") or call_id
+        given_name = name if name and single else entry.get("name") or name
+        for what, value in (("id", given_id), ("name", given_name)):
+            if value is not None and not isinstance(value, (str, int)):
+                raise click.ClickException(f"{where}: {what} must be a string")
         try:
             results.append(
-                ToolResult.from_mcp(
-                    body,
-                    id=str(entry.get("id", call_id) or ""),
-                    name=str(entry.get("name", name) or ""),
-                )
+                ToolResult.from_mcp(body, id=str(given_id or ""), name=str(given_name or ""))
             )
         except ToolwireError as exc:
             raise click.ClickException(f"{where}: {exc}") from None

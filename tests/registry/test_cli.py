@@ -634,10 +634,21 @@ def test_format_a_file_with_id_and_name(runner: CliRunner, url: str, tmp_path: P
         "type": "image",
         "source": {"type": "base64", "media_type": "image/png", "data": PNG_B64},
     }
-    text_only = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path)))
+    text_only = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path), "--id", "t"))
     (message,) = json.loads(text_only)
     assert message["content"][0]["content"][1]["text"].startswith("[image] image/png (")
     assert PNG_B64 not in text_only
+    # without an id (or, where the wire names the tool, a name) it says which option helps
+    failed(run(runner, url, "format", "anthropic", "claude-2.1", str(path)), "no id", "--id")
+    failed(
+        run(runner, url, "format", "gemini", "gemini-3-flash-preview", str(path), "--id", "c"),
+        "no tool name",
+        "--name",
+    )
+    # --id and --name override the file's values
+    path.write_text(json.dumps({**CALL_RESULT, "id": "from-file"}), encoding="utf-8")
+    out = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path), "--id", "mine"))
+    assert json.loads(out)[0]["content"][0]["tool_use_id"] == "mine"
 
 
 def test_format_a_list_from_stdin(runner: CliRunner, url: str) -> None:
@@ -875,7 +886,17 @@ def test_a_lone_surrogate_is_printed_escaped(url: str) -> None:
     """A real process: its stdout encodes strictly as UTF-8 (CliRunner's does not)."""
     body = json.dumps({"content": [{"type": "text", "text": "a\ud800b"}]})
     done = subprocess.run(
-        [sys.executable, "-m", "toolwire.registry.cli", "format", "openai", "gpt-4o", "-"],
+        [
+            sys.executable,
+            "-m",
+            "toolwire.registry.cli",
+            "format",
+            "openai",
+            "gpt-4o",
+            "-",
+            "--id",
+            "c",
+        ],
         input=body.encode(),
         capture_output=True,
         env={**os.environ, "TOOLWIRE_DATABASE_URL": url, "PYTHONIOENCODING": "utf-8"},

@@ -264,3 +264,54 @@ def test_json_output_is_one_document_everywhere(runner: CliRunner, url: str) -> 
         ("rule", "list", "openai"),
     ):
         json.loads(ok(run(runner, url, *args, "--format", "json")))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("engine", "show", "open\udcffai"),
+        ("model", "show", "openai", "gpt\udcff"),
+        ("claim", "set", "openai", "image_input", "true", *EVIDENCE, "--source", "s\udcff"),
+        (
+            "claim",
+            "set",
+            "openai",
+            "image_input",
+            "true",
+            "--status",
+            "documented",
+            "--evidence",
+            "e\x00",
+        ),
+        ("resolve", "openai", "gpt-\udcff"),
+        ("claim", "history", "open\udcffai"),
+        ("log", "--by", "x\udcff"),
+        (
+            "engine",
+            "add",
+            "e1",
+            "--provider",
+            "p" * 300,
+            "--family",
+            "f",
+            "--wire",
+            "openai",
+            "--kind",
+            "shim",
+        ),
+    ],
+)
+def test_text_that_no_backend_stores_is_one_line(
+    runner: CliRunner, url: str, args: tuple[str, ...]
+) -> None:
+    before = state(url)
+    failed(run(runner, url, *args))
+    assert state(url) == before
+
+
+@pytest.mark.parametrize(
+    "database",
+    ["postgresql+psycopg://u@127.0.0.1:notaport/db", "sqlite:///a\x00b", "garbage", "://"],
+)
+def test_garbage_database_urls_are_one_line(runner: CliRunner, database: str) -> None:
+    failed(runner.invoke(main, ["--database-url", database, "engine", "list"]))

@@ -224,3 +224,20 @@ def test_log_filters(registry: Registry) -> None:
     assert registry.log(since=date.today() + timedelta(days=2)) == ()
     with pytest.raises(InvalidInput):
         registry.log(limit=0)
+
+
+def test_wrong_typed_library_arguments_are_typed_errors(registry: Registry) -> None:
+    from toolwire.registry import InvalidModelId, format_for
+
+    with pytest.raises(InvalidInput, match="engine"):
+        format_for(None, "gpt-4o", [], registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(InvalidModelId):
+        format_for("openai", ["x"], [], registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="pass a Registry"):
+        format_for("openai", "gpt-4o", [], registry="sqlite:///x.db")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="stale_days"):
+        registry.audit(stale_days=10**6)
+    with pytest.raises(InvalidInput):
+        Registry(123)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="not UTF-8"):
+        registry.engine("open\udcffai")
