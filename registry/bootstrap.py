@@ -32,6 +32,7 @@ def ensure_ready(engine: Engine, *, force: bool = False) -> bool:
     """
 
     head = db.head_revision()
+    db.create_sqlite_file(engine)  # 0600 before SQLite creates it with the umask's mode
     if db.current_revision(engine) == head:
         return False
     with (

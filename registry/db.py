@@ -40,6 +40,7 @@ __all__ = [
     "alembic_config",
     "check_known",
     "create_engine",
+    "create_sqlite_file",
     "current_revision",
     "default_database_url",
     "downgrade",
@@ -47,6 +48,7 @@ __all__ = [
     "foreign_tables",
     "head_revision",
     "migration_connection",
+    "refuse_symlink",
     "require_registry",
     "revision_of",
     "setup_lock",
@@ -67,13 +69,13 @@ _PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
 def default_database_url() -> str:
     """Return ``$TOOLWIRE_DATABASE_URL``, else an SQLite file in the user's data directory.
 
-    The data directory is created when missing.
+    The data directory is created when missing, readable by its owner only (0700).
     """
     url = os.environ.get(DATABASE_URL_ENV, "").strip()
     if url:
         return url
     directory = user_data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite:///{directory / DATABASE_FILE}"
 
 
@@ -90,6 +92,9 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
         except ValueError as error:  # e.g. a port that is not a number
             raise DatabaseError(f"cannot open database: bad URL ({error})") from None
     if engine.dialect.name == "sqlite":
+        path = sqlite_file(engine)
+        if path is not None:
+            refuse_symlink(path, "database file")
         _configure_sqlite(engine, busy_timeout_ms)
     return engine
 
@@ -287,12 +292,48 @@ def setup_lock(engine: Engine) -> Iterator[None]:
     if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
         yield
         return
-    with open(Path(database).with_name(Path(database).name + ".lock"), "a+b") as handle:
+    lock = Path(database).with_name(Path(database).name + ".lock")
+    refuse_symlink(lock, "lock file")
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(lock, flags, 0o600), "r+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def refuse_symlink(path: Path, what: str) -> None:
+    """Refuse a database or lock file that is a symbolic link (it could point anywhere).
+
+    :raises DatabaseError: when ``path`` is a symlink.
+    """
+    if path.is_symlink():
+        raise DatabaseError(f"refusing the symlinked {what} {path}: give the real path")
+
+
+def create_sqlite_file(engine: Engine) -> None:
+    """Create a missing SQLite database file readable by its owner only (0600).
+
+    SQLite gives its -wal and -shm files the database file's permissions.
+
+    :raises DatabaseError: for a symlinked path or a file that cannot be created.
+    """
+    path = sqlite_file(engine)
+    if path is None:
+        return
+    refuse_symlink(path, "database file")
+    if path.exists():
+        return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        os.close(os.open(path, flags, 0o600))
+    except FileExistsError:  # another process created it meanwhile
+        pass
+    except OSError as error:
+        raise DatabaseError(
+            f"cannot create database file {path}: {error.strerror or error}"
+        ) from error
 
 
 def check_known(revision: str | None) -> None:

@@ -204,3 +204,62 @@ def test_the_library_still_sets_up_a_new_file(tmp_path: Path) -> None:
     with pytest.raises(NoRegistry):
         Registry(f"sqlite:///{tmp_path / 'other.sqlite3'}", create=False)
     assert not (tmp_path / "other.sqlite3").exists()
+
+
+def test_a_new_registry_is_private_and_symlinks_are_refused(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    env = {
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "TOOLWIRE_USER": "ops",
+        "TOOLWIRE_DATABASE_URL": None,
+    }
+    ok(CliRunner(env=env).invoke(main, ["engine", "list", "--columns", "name"]))
+    directory = tmp_path / "data" / "toolwire"
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE((directory / "registry.sqlite3").stat().st_mode) == 0o600
+    real = tmp_path / "real.sqlite3"
+    with Registry(f"sqlite:///{real}"):
+        pass
+    link = tmp_path / "link.sqlite3"
+    os.symlink(real, link)
+    runner = CliRunner(env={"TOOLWIRE_USER": "ops"})
+    failed(run(runner, f"sqlite:///{link}", "engine", "list"), "symlinked database file")
+    fresh = tmp_path / "fresh.sqlite3"
+    os.symlink(tmp_path / "elsewhere", tmp_path / "fresh.sqlite3.lock")
+    failed(run(runner, f"sqlite:///{fresh}", "db", "upgrade"), "symlinked lock file")
+    assert not (tmp_path / "elsewhere").exists()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_closed_pipe_exits_quietly(seeded_database_url: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from toolwire.registry import ClaimInput
+
+    with Registry(seeded_database_url) as registry:
+        registry.set_claims(
+            [
+                ClaimInput("openai", "image_input", True, "inferred", "x" * 200, model=f"m{n}")
+                for n in range(2000)
+            ],
+            recorded_by="bulk",
+        )
+    for args in (["log", "--wide"], ["export"], ["audit", "--format", "json"]):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "toolwire.registry.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "TOOLWIRE_DATABASE_URL": seeded_database_url},
+        )
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline()
+        process.stdout.close()  # as `| head -1` does
+        err = process.stderr.read().decode()
+        process.wait(timeout=60)
+        process.stderr.close()
+        assert "Traceback" not in err and "Broken pipe" not in err and "BrokenPipe" not in err
+        assert err == "", err
