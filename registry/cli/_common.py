@@ -180,8 +180,19 @@ def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
                 f"available: {', '.join(known)}",
                 param_hint="--columns",
             )
-    width = None if meta.get("toolwire.wide") else shutil.get_terminal_size((100, 24)).columns
-    echo(render(data, fmt, columns, width=width))
+    echo(render(data, fmt, columns, width=width()))
+
+
+def width() -> int | None:
+    """Return the terminal width tables are cut to, None with ``--wide``."""
+    if click.get_current_context().meta.get("toolwire.wide"):
+        return None
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def cut(line: str, limit: int | None) -> str:
+    """Return ``line`` cut to ``limit`` characters with ``…`` (None: as it is)."""
+    return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 
 
 def echo(text: str, *, err: bool = False) -> None:

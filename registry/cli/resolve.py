@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -67,9 +68,16 @@ def resolve_command(
         data = resolution.as_dict()
         if not explain:
             del data["trace"]
+        else:
+            for section in EXPLAIN_SECTIONS:
+                data.update(section(obj, resolution))
         echo_json(data)
     elif explain:
         echo(resolution.explain())
+        for section in EXPLAIN_SECTIONS:
+            for key, value in section(obj, resolution).items():
+                echo(f"{key.replace('_', ' ')}:")
+                echo("\n".join(f"  {k:<19} {v}" for k, v in value.items()))
     else:
         echo(f"wire: {resolution.wire}")
         for flag, value in resolution.capabilities.items():
@@ -77,6 +85,16 @@ def resolve_command(
         opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in resolution.options.items())
         echo(f"options: {opts or '(none)'}")
 
+
+def _meanings(obj: Context, resolution: Resolution) -> dict[str, Any]:
+    """What each flag of the resolution means, from the capability vocabulary."""
+    known = {c.name: c.description for c in obj.registry().capabilities()}
+    return {"flag_meanings": {flag: known.get(flag, "") for flag in resolution.trace}}
+
+
+#: What ``resolve --explain`` adds after the trace: each section returns
+#: {title: {name: text}}, printed as an indented block or merged into the JSON.
+EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [_meanings]
 
 #: Wires whose tool-result blocks name the tool.
 _NAMED_WIRES = ("gemini", "ollama", "hermes")

@@ -315,3 +315,14 @@ def test_text_that_no_backend_stores_is_one_line(
 )
 def test_garbage_database_urls_are_one_line(runner: CliRunner, database: str) -> None:
     failed(runner.invoke(main, ["--database-url", database, "engine", "list"]))
+
+
+def test_audit_and_explain_show_what_capabilities_mean(runner: CliRunner, url: str) -> None:
+    table = ok(run(runner, url, "audit", "--engine", "openai", "--capability", "image_input"))
+    assert "capabilities:\n  image_input" in table and "reads images" in table
+    rows = as_json(run(runner, url, "audit", "--engine", "openai", "--format", "json"))
+    assert all(r["description"] for r in rows)
+    text = ok(run(runner, url, "resolve", "openai", "gpt-4o", "--explain"))
+    assert "flag meanings:" in text and "natively" in text
+    data = resolved(runner, url, "openai", "gpt-4o")
+    assert data["flag_meanings"]["source_blocks"].startswith("the endpoint takes document")
