@@ -52,7 +52,13 @@ class WriterBase:
         self._vocabulary: frozenset[str] | None = None
 
     def begin(self) -> None:
-        """Take the registry's write lock (the registry_state row) for this transaction."""
+        """Take the registry's write lock (the registry_state row) for this transaction.
+
+        On SQLite the transaction's ``BEGIN IMMEDIATE`` holds the database's write lock
+        already, so no statement is needed there.
+        """
+        if self._connection.dialect.name == "sqlite":
+            return
         self._connection.execute(
             select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).with_for_update()
         )
