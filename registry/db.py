@@ -86,6 +86,7 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
     """
     if not isinstance(url, str) or "\x00" in url:
         raise DatabaseError("cannot open database: the URL must be a string without NUL")
+    given, url = url, _read_only_sqlite(url)
     with wrap_errors("cannot open database"):
         try:
             engine = sa.create_engine(url)
@@ -95,8 +96,36 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
         path = sqlite_file(engine)
         if path is not None:
             refuse_symlink(path, "database file")
-        _configure_sqlite(engine, busy_timeout_ms)
+        _configure_sqlite(engine, busy_timeout_ms, wal=url == given)
     return engine
+
+
+def _read_only_sqlite(url: str) -> str:
+    """Open an SQLite file on a read-only file system as immutable, so it can be read.
+
+    SQLite cannot open a WAL database read-only without creating its -shm file; on a
+    read-only mount nothing can change the file, which is what ``immutable`` declares.
+    """
+    try:
+        parsed = make_url(url)
+    except Exception:  # reported by create_engine with the usual message
+        return url
+    database = parsed.database
+    if (
+        not parsed.drivername.startswith("sqlite")
+        or not database
+        or database == ":memory:"
+        or database.startswith("file:")
+    ):
+        return url
+    path = Path(database)
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and path.exists()
+    except (OSError, AttributeError):  # no such directory; no statvfs (Windows)
+        return url
+    if not read_only:
+        return url
+    return str(parsed.set(database=f"file:{path}?immutable=1", query={"uri": "true"}))
 
 
 def for_writing(engine: Engine) -> Engine:
@@ -107,7 +136,7 @@ def for_writing(engine: Engine) -> Engine:
     return engine.execution_options(**{_WRITE_OPTION: True})
 
 
-def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int, *, wal: bool = True) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take BEGIN away from the driver: SQLAlchemy emits it (see _on_begin).
@@ -115,7 +144,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            if wal:
+                cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:

@@ -109,12 +109,14 @@ class Registry:
         self._url = url if url is not None else db.default_database_url()
         self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
-        if not create:
-            try:
+        try:
+            if create:
+                db.create_sqlite_file(self._engine)  # 0600, before SQLite makes it
+            else:
                 db.require_registry(self._engine)
-            except BaseException:
-                self._engine.dispose()
-                raise
+        except BaseException:
+            self._engine.dispose()
+            raise
         if setup:
             from .bootstrap import ensure_ready  # the bootstrap sits above the store
 

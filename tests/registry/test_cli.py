@@ -127,6 +127,18 @@ def test_the_command_tree_is_complete() -> None:
         "audit",
         "resolve",
         "format",
+        "engine remove",
+        "model remove",
+        "rule remove",
+        "rule move",
+        "claim unset",
+        "capability list",
+        "capability show",
+        "capability add",
+        "log",
+        "export",
+        "import",
+        "diff",
     }
 
 

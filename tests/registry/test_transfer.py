@@ -263,3 +263,39 @@ def test_a_closed_pipe_exits_quietly(seeded_database_url: str) -> None:
         process.stderr.close()
         assert "Traceback" not in err and "Broken pipe" not in err and "BrokenPipe" not in err
         assert err == "", err
+
+
+def test_a_registry_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
+    """In a private mount namespace: build a registry on a tmpfs, remount it read-only."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare(1) is not installed")
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    url = f"sqlite:///{mount / 'r.sqlite3'}"
+    cli = f"{sys.executable} -m toolwire.registry.cli --database-url {url}"
+    script = (
+        f"mount -t tmpfs -o size=8m tmpfs {mount} || exit 77\n"
+        f"{cli} db upgrade >/dev/null || exit 2\n"
+        f"mount -o remount,ro {mount} || exit 77\n"
+        f"{cli} engine list --columns name --format json || exit 3\n"
+        f"{cli} claim set openai image_input true --status documented --evidence x\n"
+        "echo write-exit=$?\n"
+    )
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "TOOLWIRE_USER": "ops", "HOME": str(tmp_path)},
+        check=False,
+    )
+    if done.returncode == 77 or "unshare failed" in done.stderr:
+        pytest.skip(f"no private mount namespace here: {done.stderr.strip()[:200]}")
+    assert done.returncode == 0, done.stderr
+    names = [row["name"] for row in json.loads(done.stdout.split("write-exit=")[0])]
+    assert "openai" in names
+    assert "write-exit=1" in done.stdout and "readonly database" in done.stderr
+    assert "Traceback" not in done.stderr
