@@ -14,7 +14,14 @@ from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from . import _queries as q
 from . import _validate as check
 from ._wbase import CLAIM_FIELDS, WriterBase, old_fields
-from .errors import InUse, InvalidInput, InvalidRule, UnknownClaim, UnknownModel
+from .errors import (
+    InUse,
+    InvalidInput,
+    InvalidRule,
+    UnknownCapability,
+    UnknownClaim,
+    UnknownModel,
+)
 from .models import ClaimEventRow, ClaimRow, EngineRow, ModelRow, RuleRow, utcnow
 from .records import Claim, Engine, EngineSnapshot, Model, Rule
 
@@ -41,11 +48,20 @@ class Removals(WriterBase):
 
         :raises UnknownEngine: when the engine does not exist.
         :raises UnknownRule: when ``rule`` names no rule of the engine.
-        :raises UnknownCapability: for a capability not in the vocabulary.
+        :raises UnknownCapability: for a capability not in the vocabulary that no claim
+            uses (a claim recorded before the vocabulary can be retracted whatever its name).
         :raises UnknownClaim: when that subject has no such claim.
         :raises InvalidInput: for empty evidence or both subjects.
         """
-        self.known_capability(capability)
+        try:
+            self.known_capability(capability)
+        except UnknownCapability:
+            # A claim recorded before the vocabulary existed may use a name outside it
+            # (a typo); it can still be retracted.
+            if not self._connection.scalar(
+                select(ClaimRow.id).where(ClaimRow.capability == capability).limit(1)
+            ):
+                raise
         if not isinstance(evidence, str) or not evidence.strip():
             raise InvalidInput("a retraction needs evidence: say why the claim goes")
         check.text(evidence, "evidence")

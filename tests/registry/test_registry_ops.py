@@ -241,3 +241,28 @@ def test_wrong_typed_library_arguments_are_typed_errors(registry: Registry) -> N
         Registry(123)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="not UTF-8"):
         registry.engine("open\udcffai")
+
+
+def test_a_claim_from_before_the_vocabulary_can_be_retracted(registry: Registry) -> None:
+    from sqlalchemy import insert, select
+    from toolwire.registry.models import ClaimRow, EngineRow, utcnow
+
+    with registry._write_engine.begin() as connection:  # as a registry before 0003 holds it
+        engine_id = connection.scalar(select(EngineRow.id).where(EngineRow.name == "openai"))
+        connection.execute(
+            insert(ClaimRow).values(
+                engine_id=engine_id,
+                subject_key="engine",
+                capability="image_inputs",
+                value=True,
+                status="inferred",
+                evidence="typo",
+                recorded_by="old",
+                recorded_at=utcnow(),
+            )
+        )
+    old = registry.unset_claim("openai", "image_inputs", evidence="typo", recorded_by="ops")
+    assert old.capability == "image_inputs"
+    assert "image_inputs" not in registry.engine_snapshot("openai").claims
+    with pytest.raises(UnknownCapability):
+        registry.unset_claim("openai", "image_inputs", evidence="again", recorded_by="ops")
