@@ -281,6 +281,8 @@ def change_log_entry(row: AnyRow) -> LogEntry:
     detail = json.loads(m["detail"])
     if m["action"] == "move":
         changes = {"position": (detail.get("from"), detail.get("to"))}
+    elif m["action"] == "update":
+        changes = {k: (v.get("old"), v.get("new")) for k, v in detail.items()}
     elif m["action"] == "add":
         changes = {k: (None, v) for k, v in detail.items()}
     else:

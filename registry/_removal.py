@@ -13,7 +13,7 @@ from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 
 from . import _queries as q
 from . import _validate as check
-from ._wbase import CLAIM_FIELDS, WriterBase, old_fields
+from ._wbase import CLAIM_FIELDS, WriterBase, checked_tag, old_fields, required
 from .errors import (
     InUse,
     InvalidInput,
@@ -314,6 +314,80 @@ class Removals(WriterBase):
                     recorded_by,
                     reason,
                 )
+
+    def update_fields(
+        self,
+        engine: str,
+        entity: str,
+        key: int | str,
+        values: dict[str, Any],
+        *,
+        recorded_by: str,
+        reason: str | None = None,
+    ) -> bool:
+        """Change fields of the engine, a model (``key``: its id) or a rule (its id).
+
+        Only the fields that differ are written, with an ``update`` change event listing
+        them (old, new); returns whether anything changed. Used by ``import``.
+
+        :raises UnknownEngine, UnknownModel, UnknownRule: for a row that does not exist.
+        :raises InvalidInput: for a field that cannot change this way.
+        """
+        allowed = {
+            "engine": {
+                "provider",
+                "family",
+                "default_wire",
+                "kind",
+                "base_url",
+                "response_tag",
+                "note",
+            },
+            "model": {"wire", "note"},
+            "rule": {"wire", "note"},
+        }
+        unknown = set(values) - allowed.get(entity, set())
+        if unknown or entity not in allowed:
+            raise InvalidInput(f"cannot update {entity} field(s) {', '.join(sorted(unknown))}")
+        check.actor(recorded_by)
+        for name in ("default_wire", "wire"):
+            if name in values and values[name] is not None:
+                check.wire(values[name])
+        if "kind" in values:
+            check.engine_kind(values["kind"])
+        for name in ("provider", "family"):
+            if name in values:
+                required(values[name], name, 256 if name == "provider" else 32)
+        if values.get("response_tag") is not None:
+            checked_tag(values["response_tag"])
+        engine_id = q.engine_id(self._connection, engine)
+        table: Any
+        if entity == "engine":
+            table, where, subject = EngineRow, EngineRow.id == engine_id, f"engine {engine}"
+        elif entity == "model":
+            row_id = self._model_row_id(engine_id, str(key))
+            if row_id is None:
+                raise UnknownModel(engine, str(key))
+            table, where, subject = ModelRow, ModelRow.id == row_id, f"model {key}"
+        else:
+            found = self._find_rule(engine_id, engine, key)
+            table, where, subject = RuleRow, RuleRow.id == found.id, f"rule:{found.id}"
+        current = self._connection.execute(
+            select(*(getattr(table, k) for k in values)).where(where)
+        ).one()
+        changed = {
+            k: (old, new)
+            for (k, new), old in zip(values.items(), current, strict=True)
+            if old != new
+        }
+        if not changed:
+            return False
+        self._connection.execute(
+            update(table).where(where).values({k: new for k, (_, new) in changed.items()})
+        )
+        detail = {k: {"old": old, "new": new} for k, (old, new) in changed.items()}
+        self._change(engine, entity, subject, "update", detail, recorded_by, reason)
+        return True
 
     def snapshot(self, engine: str) -> EngineSnapshot:
         """Return the engine with every model, inside this transaction.

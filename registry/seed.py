@@ -395,8 +395,39 @@ def _sync_engine(
     actor: str,
     reason: str,
 ) -> None:
-    """Remove what the document does not list for ``engine``; order rules as listed."""
+    """Remove what the document does not list for ``engine``; order rules as listed.
+
+    Engine, model and rule fields that differ from the document are updated too.
+    """
     snapshot = writer.snapshot(engine)
+    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag")
+    writer.update_fields(
+        engine,
+        "engine",
+        engine,
+        {**{k: table.get(k) for k in fields}, "note": table.get("note", "")},
+        recorded_by=actor,
+        reason=reason,
+    )
+    for model in table.get("model", []):
+        writer.update_fields(
+            engine,
+            "model",
+            model["id"],
+            {"wire": model.get("wire"), "note": model.get("note", "")},
+            recorded_by=actor,
+            reason=reason,
+        )
+    source = table.get("rules_from")
+    for rule, ref in zip(table.get("rule", []) if not source else [], rule_ids, strict=False):
+        writer.update_fields(
+            engine,
+            "rule",
+            ref,
+            {"wire": rule.get("wire"), "note": rule.get("note", "")},
+            recorded_by=actor,
+            reason=reason,
+        )
     listed_models = {m["id"] for m in table.get("model", [])}
     for gone in sorted(set(snapshot.models) - listed_models):
         writer.remove_model(engine, gone, recorded_by=actor, reason=reason)

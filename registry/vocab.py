@@ -30,4 +30,4 @@ VALUE_KINDS: tuple[str, ...] = ("bool",)
 CLAIM_ACTIONS: tuple[str, ...] = ("set", "retract", "remove")
 #: What a change event is about, and what happened to it.
 CHANGE_ENTITIES: tuple[str, ...] = ("engine", "model", "rule", "capability")
-CHANGE_ACTIONS: tuple[str, ...] = ("add", "remove", "move")
+CHANGE_ACTIONS: tuple[str, ...] = ("add", "remove", "move", "update")

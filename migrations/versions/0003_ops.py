@@ -72,7 +72,7 @@ def upgrade() -> None:
             name=op.f("ck_change_event_entity"),
         ),
         sa.CheckConstraint(
-            "action IN ('add', 'remove', 'move')", name=op.f("ck_change_event_action")
+            "action IN ('add', 'remove', 'move', 'update')", name=op.f("ck_change_event_action")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_change_event")),
     )

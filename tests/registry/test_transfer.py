@@ -299,3 +299,24 @@ def test_a_registry_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> No
     assert "openai" in names
     assert "write-exit=1" in done.stdout and "readonly database" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_import_updates_engine_model_and_rule_fields(registry: Registry, tmp_path: Path) -> None:
+    registry.add_model("openai", "noted", note="old note", created_by="ops")
+    document = export(registry, ["openai"])
+    table = document["engine"][0]
+    table["note"] = "the Chat Completions endpoint"
+    next(m for m in table["model"] if m["id"] == "noted")["note"] = "new note"
+    table["rule"][0]["wire"] = "responses"
+    path = tmp_path / "edited.toml"
+    path.write_text(dump_toml(document), encoding="utf-8")
+    data, _ = read_document(path)
+    report = import_document(registry, data, source="edited.toml", by="ops")
+    assert {c.entity for c in report.changes} == {"engine", "model", "rule"}
+    assert export(registry, ["openai"]) == document
+    updates = [e for e in registry.log(engine="openai", limit=5) if e.what.endswith("update")]
+    assert {e.what for e in updates} == {"engine update", "model update", "rule update"}
+    model_update = next(e for e in updates if e.what == "model update")
+    assert model_update.changes["note"] == ("old note", "new note")
+    again = import_document(registry, data, source="edited.toml", by="ops")
+    assert again.changes == ()
