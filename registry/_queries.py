@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
@@ -26,6 +27,7 @@ from .records import (
     ClaimEvent,
     Engine,
     EngineSnapshot,
+    LogEntry,
     Model,
     Rule,
     WireForm,
@@ -252,6 +254,49 @@ def to_event(row: AnyRow) -> ClaimEvent:
 _EVENT_FIELDS: Sequence[str] = tuple(
     column.key for column in ClaimEventRow.__table__.columns if column.key != "claim_id"
 )
+
+
+def claim_log_entry(row: AnyRow) -> LogEntry:
+    """Build a log entry from a claim_event row: every claim field that changed."""
+    m = row._mapping
+    changes = {
+        name: (m[f"old_{name}"], m[f"new_{name}"])
+        for name in ("value", "status", "evidence", "source", "verified_at")
+        if m[f"old_{name}"] != m[f"new_{name}"]
+    }
+    return LogEntry(
+        m["occurred_at"],
+        m["actor"],
+        m["engine"],
+        m["subject_key"],
+        f"claim {m['capability']} {m['action']}",
+        MappingProxyType(changes),
+        m["reason"],
+    )
+
+
+def change_log_entry(row: AnyRow) -> LogEntry:
+    """Build a log entry from a change_event row: the row's fields, added or removed."""
+    m = row._mapping
+    detail = json.loads(m["detail"])
+    if m["action"] == "move":
+        changes = {"position": (detail.get("from"), detail.get("to"))}
+    elif m["action"] == "update":
+        changes = {k: (v.get("old"), v.get("new")) for k, v in detail.items()}
+    elif m["action"] == "add":
+        changes = {k: (None, v) for k, v in detail.items()}
+    else:
+        changes = {k: (v, None) for k, v in detail.items()}
+    subject = m["subject"]
+    return LogEntry(
+        m["occurred_at"],
+        m["actor"],
+        m["engine"],
+        subject,
+        f"{m['entity']} {m['action']}",
+        MappingProxyType(changes),
+        m["reason"],
+    )
 
 
 def to_wire_form(row: AnyRow) -> WireForm:

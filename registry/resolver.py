@@ -40,6 +40,7 @@ from toolwire.convert import (
 )
 
 from . import _validate as check
+from .errors import InvalidInput
 from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
@@ -59,7 +60,7 @@ class FlagTrace:
     value: bool
     #: the claimed value before any wire fact or policy (None: nobody claimed it)
     claimed: bool | None
-    #: where the deciding claim sits: "model", "rule #N <pattern>", "engine" or "none"
+    #: where the deciding claim sits: "model", "rule:ID <match> <pattern>", "engine" or "none"
     decided_by: str
     claim: Claim | None
     #: why a claimed true ended up false (None when it was not cleared)
@@ -97,7 +98,7 @@ class Resolution:
     engine: str
     model: str
     wire: str
-    #: where the wire came from: "forced", "model", "rule #N <pattern>" or "engine"
+    #: where the wire came from: "forced", "model", "rule:ID <match> <pattern>" or "engine"
     wire_from: str
     options: Mapping[str, Any]
     capabilities: Mapping[str, bool]
@@ -206,9 +207,14 @@ class Resolver:
         """
         key = (engine, model, wire, min_evidence)
         self._refresh()
-        found = self._resolutions.get(key)
+        try:
+            found = self._resolutions.get(key)
+        except TypeError:  # an unhashable argument: the checks below say which
+            found = None
         if found is not None:
             return found
+        if not isinstance(engine, str):
+            raise InvalidInput(f"invalid engine {engine!r}: must be a string")
         check.model_id(model)
         if wire is not None:
             check.wire(wire)
@@ -363,7 +369,7 @@ def _claim(
 
 
 def _rule_label(rule: Rule) -> str:
-    return f"rule #{rule.position} {rule.match} {rule.pattern!r}"
+    return f"rule:{rule.id} {rule.match} {rule.pattern!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +425,11 @@ _resolvers_lock = threading.Lock()
 def _resolver_for(registry: Registry | None) -> Resolver:
     """Return the resolver (and its cache) kept for ``registry`` or the default one."""
     global _default
+    if registry is not None and not isinstance(registry, Registry):
+        raise InvalidInput(
+            f"invalid registry {registry!r}: pass a Registry (e.g. Registry(url)), not "
+            f"a {type(registry).__name__}"
+        )
     found = _default if registry is None else _resolvers.get(registry)
     if found is not None:  # the hot path takes no lock
         return found

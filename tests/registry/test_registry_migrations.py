@@ -12,10 +12,13 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from toolwire.registry import db
+from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.errors import DatabaseError
 from toolwire.registry.models import Base
 
 TABLES = {
+    "capability",
+    "change_event",
     "claim",
     "claim_event",
     "engine",
@@ -46,7 +49,7 @@ def _wires(engine: Engine) -> dict[str, str]:
 
 
 def test_single_head() -> None:
-    scripts = ScriptDirectory.from_config(db._alembic_config())
+    scripts = ScriptDirectory.from_config(db.alembic_config())
     assert len(scripts.get_heads()) == 1
     assert db.head_revision() == scripts.get_current_head()
 
@@ -119,13 +122,13 @@ def test_wire_migration_downgrade_keeps_referenced_wires(engine: Engine) -> None
 
 
 def test_ensure_ready_migrates_and_seeds_once(engine: Engine) -> None:
-    assert db.ensure_ready(engine) is True
+    assert ensure_ready(engine) is True
     assert db.current_revision(engine) == db.head_revision()
     with engine.connect() as connection:
         engines = connection.scalar(sa.text("SELECT count(*) FROM engine"))
         revision = connection.scalar(sa.text("SELECT revision FROM registry_state"))
     assert engines and engines > 20
-    assert db.ensure_ready(engine) is False
+    assert ensure_ready(engine) is False
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT revision FROM registry_state")) == revision
 
@@ -135,4 +138,4 @@ def test_unknown_newer_revision_is_a_clear_error(engine: Engine) -> None:
     with engine.begin() as connection:
         connection.execute(sa.text(f"UPDATE {db.VERSION_TABLE} SET version_num = '9999'"))
     with pytest.raises(DatabaseError, match="unknown to this toolwire"):
-        db.ensure_ready(engine)
+        ensure_ready(engine)

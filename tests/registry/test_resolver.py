@@ -67,7 +67,7 @@ def test_minimax_m27_gets_the_pdf_but_not_the_image(registry: Registry) -> None:
 def test_minimax_m3_reads_images_by_its_rule(registry: Registry) -> None:
     found = _resolve(registry, "minimax-anthropic", "MiniMax-M3")
     assert found.capabilities["image_input"] and found.capabilities["tool_result_images"]
-    assert found.trace["image_input"].decided_by.startswith("rule #1 regex ")
+    assert found.trace["image_input"].decided_by.startswith("rule:")
     assert found.options["image_input"] is True
 
 
@@ -133,7 +133,7 @@ def test_nousresearch_picks_the_wire_per_model(registry: Registry, model: str, w
     found = _resolve(registry, "nousresearch", model)
     assert found.wire == wire
     if wire == "hermes":
-        assert found.wire_from.startswith("rule #1 regex ")
+        assert found.wire_from.startswith("rule:")
     else:
         assert found.wire_from == "engine"
     assert dict(found.options) == {}  # neither wire reads an option; no response_tag set
@@ -168,7 +168,7 @@ def test_an_unrecorded_model_resolves_by_rules_and_defaults(registry: Registry) 
     assert fresh.trace["image_input"].decided_by == "engine"
     assert fresh.capabilities["tool_result_images"] is True
     legacy = _resolve(registry, "openai-responses", "gpt-3.5-turbo-0125")
-    assert legacy.trace["image_input"].decided_by.startswith("rule #")
+    assert legacy.trace["image_input"].decided_by.startswith("rule:")
     assert "gpt-3" in legacy.trace["image_input"].decided_by
     assert legacy.capabilities["tool_result_images"] is False
     assert len(registry.models("openai")) == before  # resolving records nothing
@@ -197,9 +197,7 @@ def test_the_later_rule_wins(registry: Registry) -> None:
     _set(registry, "anthropic", "image_input", False, rule=late.id)
     found = _resolve(registry, "anthropic", "claude-sonnet-4-5")
     assert found.capabilities["image_input"] is False
-    assert (
-        found.trace["image_input"].decided_by == f"rule #{late.position} regex 'claude-sonnet-4.*'"
-    )
+    assert found.trace["image_input"].decided_by == f"rule:{late.id} regex 'claude-sonnet-4.*'"
     # an earlier rule (inserted first) loses to the later one, even when exact
     early = registry.add_rule(
         "anthropic", "claude-sonnet-4-5", regex=False, position=1, created_by="tests"
@@ -250,7 +248,7 @@ def test_min_evidence_treats_weaker_claims_as_absent(registry: Registry) -> None
         assert entry.decided_by == "none" and entry.cleared_by is None
         ((where, claim),) = entry.ignored  # the one claim there is, set aside
         assert claim.status == "documented" and claim.value is True
-        assert where.startswith("rule #1 " if flag == "image_input" else "engine")
+        assert where.startswith("rule:" if flag == "image_input" else "engine")
     assert dict(found.options) == {
         "image_input": False,
         "native_pdf": False,
@@ -330,7 +328,7 @@ def test_explain_names_the_claim_and_the_wire_fact(registry: Registry) -> None:
     assert lines[images + 1].strip() == (
         "cleared: a native image on the anthropic wire needs image_input (native_needs_vision)"
     )
-    assert any("rule #" in line and "claude-2.1" in line for line in lines)
+    assert any("rule:" in line and "claude-2.1" in line for line in lines)
     assert lines[-1] == "converter options: image_input=false, native_pdf=true, source_blocks=true"
 
     forced = _resolve(registry, "anthropic", "claude-sonnet-4-5", wire="openai").explain()
