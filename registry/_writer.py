@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from toolwire.convert import InvalidOption, format_tool_results
 
 from . import _queries as q
 from . import _validate as check
+from ._changes import CHANNEL
 from .errors import DuplicateEntry, InvalidInput, InvalidRule, UnknownRule
 from .models import (
     ClaimEventRow,
@@ -63,6 +64,9 @@ class Writer:
                 .where(RegistryStateRow.id == 1)
                 .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
             )
+            if self._connection.dialect.name == "postgresql":
+                # Delivered on commit to every resolver listening (see _changes).
+                self._connection.execute(text(f"NOTIFY {CHANNEL}"))
 
     # -- engines, models, rules ---------------------------------------------------
 

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from . import db
+from ._changes import ChangeWatch, note_commit, open_watch
 from ._writer import Writer
 from .errors import InvalidInput
 from .models import (
@@ -97,6 +98,7 @@ class Registry:
         self._url = url if url is not None else db.default_database_url()
         self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
+        self._watches: list[ChangeWatch] = []
         if setup:
             try:
                 db.ensure_ready(self._engine)
@@ -110,7 +112,10 @@ class Registry:
         return self._url
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection and every change watch handed out."""
+        for watch in self._watches:
+            watch.close()
+        self._watches.clear()
         self._engine.dispose()
 
     def __enter__(self) -> Registry:
@@ -153,6 +158,8 @@ class Registry:
             writer.begin()
             yield writer
             writer.finish()
+        if writer.changed:
+            note_commit()
 
     # -- reads --------------------------------------------------------------------
 
@@ -163,6 +170,16 @@ class Registry:
         """
         with self._reading("cannot read registry revision") as connection:
             return q.revision(connection)
+
+    def watch_changes(self) -> ChangeWatch | None:
+        """Return a watch that tells cheaply whether anything was committed since.
+
+        None where the database offers no such signal (then read ``revision()``).
+        """
+        watch = open_watch(self._engine)
+        if watch is not None:
+            self._watches.append(watch)
+        return watch
 
     def schema_revision(self) -> str | None:
         """Return the database's migration revision (None when it is empty).
