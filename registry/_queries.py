@@ -9,7 +9,7 @@ from dataclasses import fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from sqlalchemy import Row, Select, or_, select
+from sqlalchemy import Row, Select, select, union_all
 from sqlalchemy.engine import Connection
 
 from .errors import UnknownEngine
@@ -211,10 +211,21 @@ def snapshot(
         model_query = model_query.where(ModelRow.model_id.in_(list(models)))
     model_rows = connection.execute(model_query).all()
     model_ids = {row[0]: row[1] for row in model_rows}
-    claim_query = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    claims = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    claim_query: Any = claims
     if models is not None:
-        claim_query = claim_query.where(
-            or_(ClaimRow.model_row_id.is_(None), ClaimRow.model_row_id.in_(list(model_ids)))
+        # Only the rows that can decide: the engine's own claims, every rule's, and
+        # those of the models asked for. One SELECT per kind, each an index lookup, so
+        # the cost does not grow with the number of models (an OR of the three makes
+        # both SQLite and PostgreSQL scan all of the engine's claims).
+        # (Rule and model row ids belong to this engine already: filtering on
+        # engine_id again would let the planner pick the scan.)
+        rule_ids = select(RuleRow.id).where(RuleRow.engine_id == engine_id)
+        any_claim = select(*_SNAPSHOT_CLAIM_COLUMNS)
+        claim_query = union_all(
+            claims.where(ClaimRow.subject_key == "engine"),
+            any_claim.where(ClaimRow.rule_id.in_(rule_ids.scalar_subquery())),
+            any_claim.where(ClaimRow.model_row_id.in_(list(model_ids))),
         )
     engine_claims: dict[str, Claim] = {}
     rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)

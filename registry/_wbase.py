@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 from toolwire.convert import InvalidOption, format_tool_results
 
 from . import _queries as q
 from . import _validate as check
+from ._changes import CHANNEL
 from .errors import InvalidInput, InvalidRule, UnknownCapability, UnknownRule
 from .models import (
     CapabilityRow,
@@ -71,6 +72,9 @@ class WriterBase:
                 .where(RegistryStateRow.id == 1)
                 .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
             )
+            if self._connection.dialect.name == "postgresql":
+                # Delivered on commit to every resolver listening (see _changes).
+                self._connection.execute(text(f"NOTIFY {CHANNEL}"))
 
     # -- shared helpers -------------------------------------------------------------
 

@@ -40,6 +40,7 @@ from toolwire.convert import (
 )
 
 from . import _validate as check
+from ._changes import ChangeWatch
 from .errors import InvalidInput
 from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
@@ -166,9 +167,12 @@ def _show(value: object) -> str:
 class Resolver:
     """Resolve engines and models against one registry, with an in-process cache.
 
-    Resolutions (and the registry rows behind them) are cached; at most every ``max_age``
-    seconds the registry's revision counter is read (one cheap query), and a
-    change made anywhere -- another process, the CLI -- drops the cache.
+    Resolutions (and the registry rows behind them) are cached. Before each use the
+    registry's change watch is asked whether anything was committed since (see
+    ``_changes``: on SQLite one ``PRAGMA data_version``, on PostgreSQL the
+    notifications already received), so a change made anywhere -- another process,
+    the CLI -- is seen by the next call. Where the watch is not exact, or there is
+    none, the revision counter is also read at most every ``max_age`` seconds.
     """
 
     def __init__(self, registry: Registry, *, max_age: float = 0.5) -> None:
@@ -177,6 +181,8 @@ class Resolver:
         self._lock = threading.Lock()
         self._revision: int | None = None
         self._checked = 0.0
+        self._watch: ChangeWatch | None = None
+        self._watch_opened = False
         self._snapshots: dict[tuple[str, str], EngineSnapshot] = {}
         self._resolutions: dict[tuple[str, str, str | None, str | None], Resolution] = {}
         self._forms: dict[tuple[str, str], str] | None = None
@@ -242,8 +248,17 @@ class Resolver:
     # -- cache ----------------------------------------------------------------------
 
     def _refresh(self) -> None:
-        now = time.monotonic()
-        if now - self._checked < self.max_age and self._revision is not None:
+        if not self._watch_opened:
+            self._open_watch()
+        watch = self._watch
+        now = 0.0
+        due = False
+        if watch is None or not watch.exact:
+            now = time.monotonic()
+            due = now - self._checked >= self.max_age
+        if watch is not None and watch.changed():
+            due = True
+        if not due and self._revision is not None:
             return
         revision = self.registry.revision()
         with self._lock:
@@ -253,6 +268,14 @@ class Resolver:
                 self._resolutions.clear()
                 self._forms = None
                 self._revision = revision
+
+    def _open_watch(self) -> None:
+        with self._lock:
+            if not self._watch_opened:
+                watch = self._watch = self.registry.watch_changes()
+                self._watch_opened = True
+                if watch is not None:
+                    weakref.finalize(self, watch.close)
 
     def _snapshot(self, engine: str, model: str) -> EngineSnapshot:
         """Return the engine with its rules and only this model's row (cached).

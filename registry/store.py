@@ -24,6 +24,7 @@ from . import _queries as q
 from . import _validate as check
 from . import db
 from ._bulk import ClaimInput, ClaimsReport
+from ._changes import ChangeWatch, note_commit, open_watch
 from ._writer import Writer
 from .errors import InvalidInput, UnknownCapability
 from .models import (
@@ -117,6 +118,7 @@ class Registry:
         except BaseException:
             self._engine.dispose()
             raise
+        self._watches: list[ChangeWatch] = []
         if setup:
             from .bootstrap import ensure_ready  # the bootstrap sits above the store
 
@@ -132,7 +134,10 @@ class Registry:
         return self._url
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection and every change watch handed out."""
+        for watch in self._watches:
+            watch.close()
+        self._watches.clear()
         self._engine.dispose()
 
     def __enter__(self) -> Registry:
@@ -175,6 +180,8 @@ class Registry:
             writer.begin()
             yield writer
             writer.finish()
+        if writer.changed:
+            note_commit()
 
     # -- reads --------------------------------------------------------------------
 
@@ -185,6 +192,16 @@ class Registry:
         """
         with self._reading("cannot read registry revision") as connection:
             return q.revision(connection)
+
+    def watch_changes(self) -> ChangeWatch | None:
+        """Return a watch that tells cheaply whether anything was committed since.
+
+        None where the database offers no such signal (then read ``revision()``).
+        """
+        watch = open_watch(self._engine)
+        if watch is not None:
+            self._watches.append(watch)
+        return watch
 
     def schema_revision(self) -> str | None:
         """Return the database's migration revision (None when it is empty).
