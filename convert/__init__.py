@@ -1,4 +1,4 @@
-"""Convert MCP tool results into the tool-result blocks of six LLM wires.
+"""Convert MCP tool results into the tool-result blocks of seven LLM wires.
 
 Build a :class:`ToolResult` (directly or with :meth:`ToolResult.from_mcp`), then
 call ``result.to(wire, **options)`` for one block, or

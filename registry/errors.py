@@ -11,7 +11,7 @@ Every exception also inherits the builtin a caller would naturally catch::
         │   ├── InvalidModelId                                empty, too long, spaces
         │   ├── InvalidCapability                             not [a-z][a-z0-9_]{0,63}
         │   ├── InvalidStatus                                 not an evidence status
-        │   ├── InvalidWire                                   not one of the six wires
+        │   ├── InvalidWire                                   not one of the wires
         │   ├── InvalidRule                                   bad match kind or regex
         │   └── InvalidSeed                                   a seed file that is wrong
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
