@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ._hoist import hoist
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
 from .wires import TABLE, plan
@@ -76,9 +77,11 @@ def format_tool_results(
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.
 
-    anthropic and gemini put every result in one user message; openai, ollama
-    and hermes send one tool message per result; responses one input item each.
-    Options are those of :meth:`ToolResult.to`.
+    anthropic, gemini and bedrock put every result in one user message; openai,
+    ollama and hermes send one tool message per result; responses one input item
+    each. Options are those of :meth:`ToolResult.to`, plus ``hoist`` (openai,
+    ollama): images (``image_input``) and, on openai, PDFs (``native_pdf``) go
+    in one user message after the tool messages (see ``_hoist``).
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
@@ -86,11 +89,13 @@ def format_tool_results(
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     """
     block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
-    blocks = []
-    for result in results:
-        if not isinstance(result, ToolResult):
-            raise InvalidToolResult(
-                f"results must be ToolResult objects, not {type(result).__name__}"
-            )
-        blocks.append(block(result, resolved))
-    return TABLE[wire].envelope(blocks)
+    checked = [_checked(result) for result in results]
+    if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
+        return hoist(wire, checked, TABLE[wire].block, resolved)
+    return TABLE[wire].envelope([block(result, resolved) for result in checked])
+
+
+def _checked(result: object) -> ToolResult:
+    if not isinstance(result, ToolResult):
+        raise InvalidToolResult(f"results must be ToolResult objects, not {type(result).__name__}")
+    return result

@@ -16,8 +16,11 @@ Item kinds:
 - ``PDF``: a base64 blob declared ``application/pdf`` whose bytes start ``%PDF-``.
 - ``NATIVE``: an Anthropic-native block kept as a block (``document``,
   ``search_result``, an image given by URL).
-- ``OTHER``: everything else -- audio, other blobs, resource links, unknown item
-  types, broken payloads. Only its placeholder goes anywhere.
+- ``OTHER``: everything else -- audio, other blobs, unknown item types, broken
+  payloads. Only its placeholder goes anywhere.
+- ``LINK``: an MCP ``resource_link``, with its URI (as given) and declared MIME
+  type kept. Its placeholder goes everywhere, unless the option ``url_sources``
+  sends an https image or PDF by URL.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "DOCUMENT",
     "IMAGE",
     "IMAGE_MIMES",
+    "LINK",
     "NATIVE",
     "OTHER",
     "PDF",
@@ -39,7 +43,7 @@ __all__ = [
     "parse_item",
 ]
 
-TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER = range(6)
+TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER, LINK = range(7)
 
 #: The image types every wire with a native image form takes (gemini: not GIF).
 IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
@@ -113,10 +117,10 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
         return _resource(raw.get("resource"))
     if kind == "resource_link":
         name = _string(raw.get("name")) or _string(raw.get("title"))
-        uri = shown_uri(_string(raw.get("uri")))
-        return Item(
-            OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
-        )
+        given = _string(raw.get("uri"))
+        uri = shown_uri(given)
+        text = f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
+        return Item(LINK, text, uri=given, mime=_mime(raw))
     if kind == "document":
         return _native_document(raw)
     if kind == "search_result":
@@ -231,7 +235,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         item.text = placeholder("document", "application/pdf")
         item.cache_control = _cache_control(raw.get("cache_control"))
         return item
-    elif stype == "url" and isinstance(source.get("url"), str):
+    elif stype == "url" and isinstance(source.get("url"), str) and source["url"]:
         text = placeholder("document", "", source["url"])
         out_source = {"type": "url", "url": source["url"]}
     else:

@@ -15,6 +15,9 @@
 - ``source_blocks=False`` (endpoints that reject source blocks inside a
   tool_result): no ``document`` or ``search_result``; text documents become text
   blocks, PDFs placeholders.
+- With ``url_sources=True``, an https ``resource_link`` to an image (with
+  ``image_input=True``) or a PDF (with ``native_pdf`` and ``source_blocks``)
+  becomes an ``image``/``document`` block with a ``url`` source.
 - Everything else becomes a text block holding its placeholder.
 - When no block is left, ``content`` is the string form (``""`` or the
   structured content as JSON); a failed tool with no output says so in text,
@@ -25,7 +28,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._items import DOCUMENT, IMAGE, NATIVE, PDF, TEXT
+from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT
+from .._links import link_kind, link_reason
 from .._options import Options, Wire
 from .._values import thaw
 
@@ -57,15 +61,13 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
-            source = {"type": "base64", "media_type": item.mime, "data": item.data}
-        elif (
-            kind == PDF
-            and options.native_pdf
-            and options.source_blocks
-            and len(item.data) <= MAX_PDF_BASE64
-        ):
-            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+        if kind in (IMAGE, PDF, LINK) and reason(item, options) is None:
+            if kind == LINK:
+                native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
+                blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
+                continue
+            media_type = item.mime if kind == IMAGE else "application/pdf"
+            source = {"type": "base64", "media_type": media_type, "data": item.data}
         else:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
@@ -86,6 +88,23 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     if result.is_error:
         out["is_error"] = True
     return out
+
+
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == IMAGE:
+        if not options.image_input:
+            return "not_read"
+        return "too_large" if len(item.data) > MAX_IMAGE_BASE64 else None
+    if item.kind == PDF:
+        if not options.native_pdf:
+            return "not_read"
+        if not options.source_blocks:
+            return "no_form"  # this endpoint takes no document block in a tool_result
+        return "too_large" if len(item.data) > MAX_PDF_BASE64 else None
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
+    return "no_form"
 
 
 def _block(item: Any, options: Options) -> dict[str, Any] | None:
@@ -122,8 +141,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="anthropic",
     native={"image": True, "pdf": False},
-    options=frozenset({"image_input", "native_pdf", "source_blocks"}),
+    options=frozenset({"image_input", "native_pdf", "source_blocks", "url_sources"}),
     defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

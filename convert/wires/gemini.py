@@ -10,6 +10,9 @@
   WebP; no GIF) with ``image_input=True``, a PDF with ``native_pdf=True``.
   Documented for Gemini 3 and later. At most 20 MiB of base64 per part (the
   API's inline request limit); larger payloads stay placeholders.
+- With ``url_sources=True``, an https ``resource_link`` to an image (JPEG, PNG,
+  WebP; ``image_input``) or a PDF (``native_pdf``) moves into ``parts`` as
+  ``{"fileData": {"mimeType": ..., "fileUri": URL}}``.
 - ``is_error`` has no field on this wire and is not sent.
 - Envelope: one ``{"role": "user", "parts": [...]}`` content with every part.
 """
@@ -20,7 +23,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _items
-from .._items import IMAGE, PDF
+from .._items import IMAGE, LINK, PDF
+from .._links import link_reason
 from .._options import Options, Wire
 from .._values import thaw
 
@@ -38,8 +42,11 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     if options.image_input or options.native_pdf:
         kept: list[str] = []
         for item in result._items:
-            if _native(item, options):
-                parts.append({"inlineData": {"mimeType": item.mime, "data": item.data}})
+            if item.kind in (IMAGE, PDF, LINK) and reason(item, options) is None:
+                if item.kind == LINK:
+                    parts.append({"fileData": {"mimeType": item.mime, "fileUri": item.uri}})
+                else:
+                    parts.append({"inlineData": {"mimeType": item.mime, "data": item.data}})
             else:
                 kept.append(item.text)
         if parts:
@@ -60,12 +67,21 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return {"functionResponse": call}
 
 
-def _native(item: Any, options: Options) -> bool:
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
     if item.kind == IMAGE:
-        return options.image_input and item.mime in IMAGE_MIMES and len(item.data) <= MAX_BASE64
+        if not options.image_input:
+            return "not_read"
+        if item.mime not in IMAGE_MIMES:
+            return "unsupported_mime"
+        return "too_large" if len(item.data) > MAX_BASE64 else None
     if item.kind == PDF:
-        return options.native_pdf and len(item.data) <= MAX_BASE64
-    return False
+        if not options.native_pdf:
+            return "not_read"
+        return "too_large" if len(item.data) > MAX_BASE64 else None
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
+    return "no_form"
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
@@ -76,8 +92,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="gemini",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources"}),
     defaults=Options(),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

@@ -8,6 +8,9 @@
     with a ``data:`` URL;
   - a PDF, with ``native_pdf=True``: ``input_file`` with ``file_data`` (a
     ``data:application/pdf;base64,`` URL) and a sanitized ``filename``;
+  - with ``url_sources=True``, an https ``resource_link`` to an image
+    (``image_input``) or a PDF (``native_pdf``): ``input_image`` with the URL in
+    ``image_url``, or ``input_file`` with ``file_url``;
   - every other item: ``input_text`` with its string form (empty ones dropped).
 - A payload over 50 MiB of base64 (the API's request limit) stays a placeholder.
 - ``is_error`` has no field on this wire and is not sent.
@@ -19,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from .._base64 import data_url
-from .._items import IMAGE, PDF
+from .._items import IMAGE, IMAGE_MIMES, LINK, PDF
+from .._links import link_kind, link_reason
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -45,21 +49,37 @@ def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | None:
     parts: list[dict[str, Any]] = []
     native = False
     for item in result._items:
-        if item.kind == IMAGE and options.image_input and len(item.data) <= MAX_BASE64:
-            parts.append({"type": "input_image", "image_url": data_url(item.mime, item.data)})
+        kind = item.kind
+        if kind in (IMAGE, PDF, LINK) and reason(item, options) is None:
             native = True
-        elif item.kind == PDF and options.native_pdf and len(item.data) <= MAX_BASE64:
-            parts.append(
-                {
-                    "type": "input_file",
-                    "file_data": data_url("application/pdf", item.data),
-                    "filename": pdf_filename(item.uri),
-                }
-            )
-            native = True
+            if kind == IMAGE:
+                parts.append({"type": "input_image", "image_url": data_url(item.mime, item.data)})
+            elif kind == PDF:
+                parts.append(
+                    {
+                        "type": "input_file",
+                        "file_data": data_url("application/pdf", item.data),
+                        "filename": pdf_filename(item.uri),
+                    }
+                )
+            elif link_kind(item, IMAGE_MIMES) == "image":
+                parts.append({"type": "input_image", "image_url": item.uri})
+            else:
+                parts.append({"type": "input_file", "file_url": item.uri})
         elif item.text.strip():
             parts.append({"type": "input_text", "text": item.text})
     return parts if native else None
+
+
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind in (IMAGE, PDF):
+        if not (options.image_input if item.kind == IMAGE else options.native_pdf):
+            return "not_read"
+        return "too_large" if len(item.data) > MAX_BASE64 else None
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
+    return "no_form"
 
 
 def pdf_filename(uri: str) -> str:
@@ -91,8 +111,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="responses",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources"}),
     defaults=Options(),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

@@ -212,6 +212,12 @@ def parse_data_url(url: Any, path: str) -> tuple[str, bytes]:
     return mime, check_media(data, mime, path)
 
 
+def check_https(url: Any, path: str) -> None:
+    """Raise unless ``url`` is an absolute https URL (what a URL source may be)."""
+    if not isinstance(url, str) or not re.fullmatch(r"https://[^\s/?#]+[^\s]*", url, re.I):
+        raise SchemaError(f"{path}: not an https URL: {url!r}")
+
+
 # --- per-wire checks -------------------------------------------------------------
 
 
@@ -252,6 +258,8 @@ def check_anthropic(block: Any) -> None:
                     raise SchemaError(f"{path}: empty text document")
             elif source["type"] == "base64":
                 check_media(source["data"], "application/pdf", f"{path}.source.data")
+            elif source["type"] == "url":
+                check_https(source["url"], f"{path}.source.url")
         if node.get("type") == "image" and isinstance(source, dict) and source["type"] == "base64":
             if source["media_type"] not in ANTHROPIC_IMAGE_MIMES:
                 raise SchemaError(f"{path}: image type {source['media_type']}")
@@ -267,8 +275,8 @@ def check_openai(block: Any) -> None:
         raise SchemaError("$.content: the converter sends a string")
 
 
-def check_responses(block: Any) -> None:
-    """Check one Responses ``function_call_output`` input item."""
+def check_responses(block: Any, url_sources: bool = False) -> None:
+    """Check one Responses ``function_call_output`` input item (URLs only with url_sources)."""
     check_typed(block, FunctionCallOutput, "$")
     if "role" in block:
         raise SchemaError("$: an input item has no role")
@@ -285,9 +293,16 @@ def check_responses(block: Any) -> None:
             if not part["text"].strip():
                 raise SchemaError(f"{path}: empty input_text")
         elif part["type"] == "input_image":
+            if url_sources and str(part.get("image_url")).startswith("https:"):
+                check_https(part["image_url"], f"{path}.image_url")
+                continue
             mime, _ = parse_data_url(part.get("image_url"), f"{path}.image_url")
             if mime not in ANTHROPIC_IMAGE_MIMES:
                 raise SchemaError(f"{path}: image type {mime}")
+        elif part["type"] == "input_file" and "file_url" in part and url_sources:
+            if set(part) != {"type", "file_url"}:
+                raise SchemaError(f"{path}: a file by URL carries only file_url")
+            check_https(part["file_url"], f"{path}.file_url")
         elif part["type"] == "input_file":
             mime, _ = parse_data_url(part.get("file_data"), f"{path}.file_data")
             if mime != "application/pdf":
@@ -313,8 +328,8 @@ def validate_gemini_part(part: Any) -> gtypes.Part:
         raise SchemaError(f"$: google-genai rejects the part: {exc}") from None
 
 
-def check_gemini(block: Any) -> None:
-    """Check one ``functionResponse`` part."""
+def check_gemini(block: Any, url_sources: bool = False) -> None:
+    """Check one ``functionResponse`` part (``fileData`` parts only with url_sources)."""
     if not isinstance(block, dict) or set(block) != {"functionResponse"}:
         raise SchemaError(f"$: expected exactly a functionResponse part, got {block!r}")
     part = validate_gemini_part(block)
@@ -329,6 +344,17 @@ def check_gemini(block: Any) -> None:
         raise SchemaError("$.functionResponse.parts: sent only with native media")
     sdk_parts = part.function_response.parts or []  # type: ignore[union-attr]
     for index, inner in enumerate(call.get("parts", [])):
+        if "fileData" in inner and url_sources:
+            path = f"$.functionResponse.parts[{index}].fileData"
+            if set(inner) != {"fileData"} or set(inner["fileData"]) != {"mimeType", "fileUri"}:
+                raise SchemaError(f"{path}: unexpected shape {sorted(inner)}")
+            if inner["fileData"]["mimeType"] not in GEMINI_INLINE_MIMES:
+                raise SchemaError(f"{path}: MIME type {inner['fileData']['mimeType']}")
+            check_https(inner["fileData"]["fileUri"], f"{path}.fileUri")
+            sdk = sdk_parts[index].file_data  # type: ignore[union-attr]
+            if sdk is None or sdk.file_uri != inner["fileData"]["fileUri"]:
+                raise SchemaError(f"{path}: the SDK reads another fileUri")
+            continue
         path = f"$.functionResponse.parts[{index}].inlineData"
         if set(inner) != {"inlineData"} or set(inner["inlineData"]) != {"mimeType", "data"}:
             raise SchemaError(f"{path}: unexpected shape {sorted(inner)}")
@@ -494,6 +520,8 @@ def check_block(wire: str, block: Any, options: dict[str, Any] | None = None) ->
         check_hermes(block, (options or {}).get("response_tag") or "tool_response")
     elif wire == "bedrock":
         check_bedrock(block, bool((options or {}).get("raw_bytes")))
+    elif wire in ("responses", "gemini"):
+        BLOCK_CHECKS[wire](block, bool((options or {}).get("url_sources")))  # type: ignore[call-arg]
     else:
         BLOCK_CHECKS[wire](block)
 
@@ -522,7 +550,7 @@ def check_envelope(
         if content.role != "user" or len(messages[0]["parts"]) != count:
             raise SchemaError("$[0]: a user content with one part per result")
         for part in messages[0]["parts"]:
-            check_gemini(part)
+            check_gemini(part, bool((options or {}).get("url_sources")))
     elif wire == "bedrock":
         if len(messages) != 1 or set(messages[0]) != {"role", "content"}:
             raise SchemaError("$: one user message")

@@ -90,11 +90,11 @@ def test_dispatch_table_has_an_entry_for_every_wire() -> None:
 
 def test_wire_options_say_which_options_each_wire_reads() -> None:
     assert {wire: convert.wire_options(wire) for wire in WIRES} == {
-        "anthropic": {"image_input", "native_pdf", "source_blocks"},
-        "openai": set(),
-        "responses": {"image_input", "native_pdf"},
-        "gemini": {"image_input", "native_pdf"},
-        "ollama": set(),
+        "anthropic": {"image_input", "native_pdf", "source_blocks", "url_sources"},
+        "openai": {"hoist", "image_input", "native_pdf"},  # media options only with hoist
+        "responses": {"image_input", "native_pdf", "url_sources"},
+        "gemini": {"image_input", "native_pdf", "url_sources"},
+        "ollama": {"hoist", "image_input"},
         "hermes": {"response_tag"},
         "bedrock": {"image_input", "native_pdf", "raw_bytes"},
     }
