@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._hoist import hoist
+from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
 from .wires import TABLE, plan
@@ -16,6 +17,7 @@ __all__ = [
     "carries_native",
     "format_tool_results",
     "native_needs_vision",
+    "report",
     "wire_options",
 ]
 
@@ -99,3 +101,21 @@ def _checked(result: object) -> ToolResult:
     if not isinstance(result, ToolResult):
         raise InvalidToolResult(f"results must be ToolResult objects, not {type(result).__name__}")
     return result
+
+
+def report(wire: str, result: ToolResult, /, **options: object) -> tuple[Decision, ...]:
+    """Return, per content item of ``result``, what ``wire`` gets with ``options`` and why.
+
+    Each :class:`Decision` says whether the item went natively, as text, as a
+    placeholder (with the reason: the wire has no form for it, the model does
+    not read it, over the size limit, invalid base64, unsupported MIME, ...),
+    hoisted into a user turn, or was left out (audience). Options are those of
+    :func:`format_tool_results`; the rules are the ones the blocks use.
+
+    :raises UnknownWire: for a wire not in ``WIRES``.
+    :raises UnknownOption: for an option name no wire knows.
+    :raises InvalidOption: for an option value it cannot take.
+    :raises InvalidToolResult: when ``result`` is not a ToolResult.
+    """
+    _, resolved = plan(wire, unknown=options)
+    return decide(TABLE[wire], _checked(result), resolved)

@@ -38,10 +38,12 @@ from typing import Any, cast
 
 from toolwire.convert import (
     KINDS,
+    Decision,
     ToolResult,
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
     wire_options,
 )
 
@@ -124,6 +126,10 @@ class Resolution:
     def format(self, results: Iterable[ToolResult]) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options."""
         return format_tool_results(self.wire, results, **self.options)
+
+    def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
+        """Return, per result, what each content item becomes here and why (``convert.report``)."""
+        return [report(self.wire, result, **self.options) for result in results]
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""

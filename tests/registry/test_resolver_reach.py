@@ -111,3 +111,13 @@ def test_url_sources_need_some_native_media(registry: Registry) -> None:
     found = _resolve(registry, "anthropic", "claude-2.1")
     assert "url_sources" not in found.options
     assert "no image or PDF goes natively" in str(found.trace["tool_result_url_sources"].cleared_by)
+
+
+def test_the_resolution_reports_what_the_model_gets(registry: Registry) -> None:
+    found = _resolve(registry, "aki-anthropic", "qwen3.6-35b")
+    (decisions,) = found.report([SHOT])
+    assert [(d.type, d.outcome, d.reason) for d in decisions] == [
+        ("image", "placeholder", "not_read")
+    ]
+    seen = _resolve(registry, "anthropic", "claude-sonnet-4-5").report([SHOT, SHOT])
+    assert [d.outcome for ds in seen for d in ds] == ["native", "native"]
