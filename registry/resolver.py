@@ -65,6 +65,7 @@ FLAGS = (
     "hoist_media",
 )
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
+_WIDTH = max(map(len, FLAGS))  # the flag column of ``explain``
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +163,14 @@ class Resolution:
                 why = f"{entry.decided_by} claims {str(claim.value).lower()} [{claim.status}]"
                 if claim.evidence:
                     why += f": {claim.evidence}"
-            lines.append(f"  {entry.flag:<19} {state}  {why}")
+            lines.append(f"  {entry.flag:<{_WIDTH}} {state}  {why}")
             for where, claim in entry.ignored:
                 lines.append(
-                    f"  {'':<19}      ignored: {where} claims {str(claim.value).lower()} "
+                    f"  {'':<{_WIDTH}}      ignored: {where} claims {str(claim.value).lower()} "
                     f"[{claim.status}], weaker than {self.min_evidence}"
                 )
             if entry.cleared_by:
-                lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
+                lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
             lines.append(f"native forms on the {self.wire} wire: {forms}")

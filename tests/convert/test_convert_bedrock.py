@@ -232,3 +232,26 @@ def test_formats_are_checked_against_the_service_model_enums() -> None:
     block["toolResult"]["content"][1]["image"]["format"] = "bmp"
     with pytest.raises(SchemaError, match="not in the service model"):
         check_bedrock(block)
+
+
+def test_raw_bytes_is_exactly_one_decode_per_native_payload(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import binascii
+
+    calls: list[int] = []
+    real = binascii.a2b_base64
+
+    def counting(data: Any, *args: Any, **kwargs: Any) -> bytes:
+        calls.append(len(data))
+        return real(data, *args, **kwargs)
+
+    result = ToolResult(name=MEDIA.name, id=MEDIA.id, content=MEDIA.content)  # built unpatched
+    monkeypatch.setattr(binascii, "a2b_base64", counting)
+    result.to("bedrock", raw_bytes=True, **NATIVE)
+    assert sorted(calls) == sorted(
+        len(i.get("data") or i["resource"]["blob"]) for i in MEDIA.content[1:]
+    )
+    calls.clear()
+    result.to("bedrock", **NATIVE)
+    assert calls == []  # the JSON form never decodes
