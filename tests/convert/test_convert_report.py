@@ -167,3 +167,28 @@ def test_decisions_are_read_only_values() -> None:
     assert hash(decision) == hash(Decision(0, "text", "text", None, "", 0))
     with pytest.raises(AttributeError):
         decision.outcome = "native"  # type: ignore[misc]
+
+
+def test_audience_and_url_sources_from_real_mcp_objects() -> None:
+    import mcp.types as mt
+
+    call = mt.CallToolResult(
+        content=[
+            mt.TextContent(
+                type="text", text="secret", annotations=mt.Annotations(audience=["user"])
+            ),
+            mt.ResourceLink(
+                type="resource_link", uri="https://x.test/a.png", name="a", mimeType="image/png"
+            ),
+        ]
+    )
+    result = ToolResult.from_mcp(call, id="toolu_1", name="n")
+    options = {"audience": True, "url_sources": True, "image_input": True}
+    assert result.to("anthropic", **options)["content"] == [
+        {"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}}
+    ]
+    assert [(d.outcome, d.reason) for d in report("anthropic", result, **options)] == [
+        ("left_out", "audience"),
+        ("native", None),
+    ]
+    assert result.to("openai")["content"] == "secret\n[resource_link] a <https://x.test/a.png>"
