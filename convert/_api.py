@@ -91,10 +91,15 @@ def format_tool_results(
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     """
     block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
-    checked = [_checked(result) for result in results]
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
+        checked = [_checked(result) for result in results]
         return hoist(wire, checked, TABLE[wire].block, resolved)
-    return TABLE[wire].envelope([block(result, resolved) for result in checked])
+    blocks = []
+    for result in results:  # the hot path: no call per result but the block's
+        if not isinstance(result, ToolResult):
+            _checked(result)
+        blocks.append(block(result, resolved))
+    return TABLE[wire].envelope(blocks)
 
 
 def _checked(result: object) -> ToolResult:

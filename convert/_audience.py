@@ -41,7 +41,7 @@ class AudienceView:
         self.id = result.id
         self.is_error = result.is_error
         self._structured = result._structured
-        self._content = tuple(raw for raw, k in zip(result._content, keep, strict=True) if k)
+        self._content = tuple(raw for raw, k in zip(result._source, keep, strict=True) if k)
         items = tuple(item for item, k in zip(result._items, keep, strict=True) if k)
         self._items = items
         self._string = (
@@ -53,7 +53,10 @@ class AudienceView:
 
 def for_the_model(result: ToolResult) -> ToolResult | AudienceView:
     """Return ``result`` itself when every item is for the model, else a view without the rest."""
-    keep = tuple(for_model(raw) for raw in result._content)
+    source = result._source  # the frozen items, 1:1 with ``_items`` -- or plain texts
+    if not source or type(source[0]) is str:  # all plain text: no item has annotations
+        return result
+    keep = tuple(for_model(raw) for raw in source)
     if all(keep):
         return result
     return AudienceView(result, keep)

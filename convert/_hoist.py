@@ -6,7 +6,9 @@ with ``hoist=True``; which media go is said by ``image_input`` (images) and
 ``native_pdf`` (PDFs, openai only), as for native forms elsewhere.
 
 - Every tool message keeps its text; a hoisted medium's placeholder gains
-  `` [attachment N]`` (numbered across the call, from 1).
+  `` [attachment N]`` (numbered across the call, from 1). A payload is read
+  (the strict base64 check) only for a medium that would be hoisted; one that
+  fails it stays in its tool message as ``... (invalid base64)``.
 - After **all** tool messages (parallel tool calls stay valid: every tool
   message follows the assistant turn directly) comes one user message. For each
   result with attachments it opens with a boundary text naming the tool and
@@ -26,8 +28,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._audience import for_the_model
-from ._base64 import data_url
-from ._items import IMAGE, PDF
+from ._base64 import data_url, encoded_length
+from ._items import IMAGE, PDF, unsent
 
 if TYPE_CHECKING:
     from ._options import Options
@@ -45,6 +47,13 @@ HOIST_WIRES = {"openai": _OPENAI_IMAGES, "ollama": _OLLAMA_IMAGES}
 
 def hoist_reason(wire: str, item: Any, options: Options) -> str | None:
     """Return why an image or PDF is not hoisted on ``wire`` (None: it is)."""
+    got = _payload(wire, item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _payload(wire: str, item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for a medium that would be hoisted, else why
+    it is not (its payload is then not read)."""
     if not options.hoist or wire not in HOIST_WIRES:
         return "no_form"
     if item.kind == IMAGE:
@@ -52,12 +61,16 @@ def hoist_reason(wire: str, item: Any, options: Options) -> str | None:
             return "not_read"
         if item.mime not in HOIST_WIRES[wire]:
             return "unsupported_mime"
-        return "too_large" if item.size > MAX_IMAGE_BYTES else None
-    if item.kind == PDF and wire == "openai":
+        limit = MAX_IMAGE_BYTES
+    elif item.kind == PDF and wire == "openai":
         if not options.native_pdf:
             return "not_read"
-        return "too_large" if item.size > MAX_PDF_BYTES else None
-    return "no_form"
+        limit = MAX_PDF_BYTES
+    else:
+        return "no_form"
+    if item.size > limit:  # the limits are in decoded bytes; the size is known already
+        return None, item.text
+    return item.native(encoded_length(limit))  # type: ignore[no-any-return]
 
 
 class _Hoisted:
@@ -83,20 +96,26 @@ def hoist(
 ) -> list[dict[str, Any]]:
     """Return the tool messages of ``results`` and, after them, the user message of media."""
     messages: list[dict[str, Any]] = []
-    groups: list[tuple[Any, list[tuple[int, Any]]]] = []
+    groups: list[tuple[Any, list[tuple[int, Any, str]]]] = []
     number = 0
     for result in results:
         seen = for_the_model(result) if options.audience else result
-        attached: list[tuple[int, Any]] = []
+        attached: list[tuple[int, Any, str]] = []
         texts: list[str] = []
+        changed = False
         for item in seen._items:
-            if item.kind in (IMAGE, PDF) and hoist_reason(wire, item, options) is None:
-                number += 1
-                attached.append((number, item))
-                texts.append(f"{item.text} [attachment {number}]")
+            if item.kind in (IMAGE, PDF):
+                got = _payload(wire, item, options)
+                data, text = (None, item.text) if isinstance(got, str) else got
+                if data is not None:
+                    number += 1
+                    attached.append((number, item, data))
+                    text = f"{item.text} [attachment {number}]"
+                changed = changed or text is not item.text
+                texts.append(text)
             else:
                 texts.append(item.text)
-        messages.append(block(_Hoisted(seen, texts) if attached else seen, options))
+        messages.append(block(_Hoisted(seen, texts) if changed else seen, options))
         if attached:
             groups.append((seen, attached))
     if groups:
@@ -104,7 +123,7 @@ def hoist(
     return messages
 
 
-def boundary(result: Any, attached: list[tuple[int, Any]]) -> str:
+def boundary(result: Any, attached: list[tuple[int, Any, str]]) -> str:
     """Return the text that says where the attachments below come from."""
     first, last = attached[0][0], attached[-1][0]
     if first == last:
@@ -123,27 +142,27 @@ def _shown(value: str) -> str:
     return "".join(ch for ch in value if ch.isprintable())[:128]
 
 
-def _openai(groups: list[tuple[Any, list[tuple[int, Any]]]]) -> dict[str, Any]:
+def _openai(groups: list[tuple[Any, list[tuple[int, Any, str]]]]) -> dict[str, Any]:
     from .wires.responses import pdf_filename
 
     parts: list[dict[str, Any]] = []
     for result, attached in groups:
         parts.append({"type": "text", "text": boundary(result, attached)})
-        for number, item in attached:
+        for number, item, data in attached:
             parts.append({"type": "text", "text": f"[attachment {number}]"})
             if item.kind == IMAGE:
-                url = data_url(item.mime, item.data)
+                url = data_url(item.mime, data)
                 parts.append({"type": "image_url", "image_url": {"url": url}})
             else:
                 file = {
-                    "file_data": data_url("application/pdf", item.data),
+                    "file_data": data_url("application/pdf", data),
                     "filename": pdf_filename(item.uri),
                 }
                 parts.append({"type": "file", "file": file})
     return {"role": "user", "content": parts}
 
 
-def _ollama(groups: list[tuple[Any, list[tuple[int, Any]]]]) -> dict[str, Any]:
+def _ollama(groups: list[tuple[Any, list[tuple[int, Any, str]]]]) -> dict[str, Any]:
     texts = [boundary(result, attached) for result, attached in groups]
-    images = [item.data for _, attached in groups for _, item in attached]
+    images = [data for _, attached in groups for _, _, data in attached]
     return {"role": "user", "content": "\n".join(texts), "images": images}

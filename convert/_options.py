@@ -11,7 +11,15 @@ from .errors import InvalidOption, UnknownOption
 if TYPE_CHECKING:
     from ._result import ToolResult
 
-__all__ = ["ALL_OPTIONS", "EXTRA_FLAGS", "UNIVERSAL", "Options", "Wire", "resolve_options"]
+__all__ = [
+    "ALL_OPTIONS",
+    "EXTRA_FLAGS",
+    "UNIVERSAL",
+    "Options",
+    "Wire",
+    "as_flag",
+    "resolve_options",
+]
 
 #: Options added after the first four; each is false by default, so a call that
 #: does not pass one behaves exactly as before.
@@ -76,12 +84,25 @@ def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
     return wire.defaults._replace(**changes) if changes else wire.defaults
 
 
+def as_flag(value: object) -> bool | None:
+    """Return ``value`` as a boolean when it is one (or a number equal to 0 or 1), else None.
+
+    0/1 are accepted as well as booleans (configuration files often say 1):
+    anything equal to 0 or 1 (a plan is cached by value, and 1 == 1.0 == True).
+    Strings are not flags: ``"false"`` would otherwise be true.
+    """
+    if value is True or value is False:
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    return None
+
+
 def _check(name: str, value: object) -> object:
     if name in _FLAGS:
-        # 0/1 are accepted as well as booleans (configuration files often say 1).
-        # Anything equal to 0 or 1 (a plan is cached by value, and 1 == 1.0 == True).
-        if isinstance(value, (bool, int, float)) and value in (0, 1):
-            return bool(value)
+        flag = as_flag(value)
+        if flag is not None:
+            return flag
         raise InvalidOption(f"option {name!r} must be true or false, not {value!r}")
     if isinstance(value, str) and _TAG.fullmatch(value):
         return value

@@ -109,7 +109,8 @@ def decide(wire: Wire, result: ToolResult, options: Options) -> tuple[Decision, 
         raise InvalidToolResult(f"expected a ToolResult, not {type(result).__name__}")
     replaced = wire.name == "gemini" and result._structured[0] is not None
     out = []
-    for index, (raw, item) in enumerate(zip(result._content, result._items, strict=True)):
+    # ``content`` and ``_items`` are aligned 1:1 (an all-text result builds both per text)
+    for index, (raw, item) in enumerate(zip(result.content, result._items, strict=True)):
         outcome, reason = _decide(wire, raw, item, options)
         if replaced and outcome in ("text", "placeholder"):
             outcome, reason = "replaced", "structured_content"

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT
+from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, unsent
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
 from .._values import thaw
@@ -61,20 +61,26 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        if kind in (IMAGE, PDF, LINK) and reason(item, options) is None:
-            if kind == LINK:
-                native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
-                blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
-                continue
-            media_type = item.mime if kind == IMAGE else "application/pdf"
-            source = {"type": "base64", "media_type": media_type, "data": item.data}
+        # The gates of ``_media`` inline (this is the hot path of a native payload);
+        # ``reason`` reads ``_media``, and the report's tests hold the two together.
+        if kind == IMAGE and options.image_input:
+            data, shown = item.native(MAX_IMAGE_BASE64)
+        elif kind == PDF and options.native_pdf and options.source_blocks:
+            data, shown = item.native(MAX_PDF_BASE64)
+        elif kind == LINK and reason(item, options) is None:
+            native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
+            blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
+            continue
         else:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
             continue
+        if data is None:
+            blocks.append({"type": "text", "text": shown})
+            continue
         native: dict[str, Any] = {
             "type": "image" if kind == IMAGE else "document",
-            "source": source,
+            "source": {"type": "base64", "media_type": item.mime, "data": data},
         }
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)
@@ -92,18 +98,25 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
 
 def reason(item: Any, options: Options) -> str | None:
     """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
     if item.kind == IMAGE:
         if not options.image_input:
             return "not_read"
-        return "too_large" if len(item.data) > MAX_IMAGE_BASE64 else None
+        return item.native(MAX_IMAGE_BASE64)  # type: ignore[no-any-return]
     if item.kind == PDF:
         if not options.native_pdf:
             return "not_read"
         if not options.source_blocks:
             return "no_form"  # this endpoint takes no document block in a tool_result
-        return "too_large" if len(item.data) > MAX_PDF_BASE64 else None
-    if item.kind == LINK:
-        return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
+        return item.native(MAX_PDF_BASE64)  # type: ignore[no-any-return]
     return "no_form"
 
 

@@ -37,7 +37,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._items import IMAGE, IMAGE_MIMES, PDF
+from .._base64 import encoded_length
+from .._items import IMAGE, IMAGE_MIMES, PDF, unsent
 from .._options import Options, Wire
 from .._values import thaw
 from .responses import pdf_filename
@@ -59,17 +60,28 @@ _SPACES = re.compile(r"\s+")
 
 def reason(item: Any, options: Options) -> str | None:
     """Return why an image or PDF item is not sent natively, or None when it is."""
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
     if item.kind == IMAGE:
         if not options.image_input:
             return "not_read"
         if item.mime not in IMAGE_FORMATS:
             return "unsupported_mime"
-        return "too_large" if item.size > MAX_IMAGE_BYTES else None
-    if item.kind == PDF:
+        limit = MAX_IMAGE_BYTES
+    elif item.kind == PDF:
         if not options.native_pdf:
             return "not_read"
-        return "too_large" if item.size > MAX_DOCUMENT_BYTES else None
-    return "no_form"
+        limit = MAX_DOCUMENT_BYTES
+    else:
+        return "no_form"
+    if item.size > limit:  # the limits are in decoded bytes; the size is known already
+        return None, item.text
+    return item.native(encoded_length(limit))  # type: ignore[no-any-return]
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
@@ -77,17 +89,21 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     content: list[dict[str, Any]] = []
     names: set[str] = set()
     for item in result._items:
-        if item.kind in (IMAGE, PDF) and reason(item, options) is None:
-            data: str | bytes = binascii.a2b_base64(item.data) if options.raw_bytes else item.data
-            if item.kind == IMAGE:
-                image = {"format": IMAGE_FORMATS[item.mime], "source": {"bytes": data}}
-                content.append({"image": image})
-            else:
-                name = _unique(document_name(item.uri), names)
-                document = {"format": "pdf", "name": name, "source": {"bytes": data}}
-                content.append({"document": document})
-        elif item.text.strip():
-            content.append({"text": item.text})
+        text = item.text
+        if item.kind in (IMAGE, PDF) and type(got := _media(item, options)) is tuple:
+            data, text = got
+            if data is not None:
+                payload: str | bytes = binascii.a2b_base64(data) if options.raw_bytes else data
+                if item.kind == IMAGE:
+                    image = {"format": IMAGE_FORMATS[item.mime], "source": {"bytes": payload}}
+                    content.append({"image": image})
+                else:
+                    name = _unique(document_name(item.uri), names)
+                    document = {"format": "pdf", "name": name, "source": {"bytes": payload}}
+                    content.append({"document": document})
+                continue
+        if text.strip():
+            content.append({"text": text})
     if not content:
         content.append(_empty(result))
     status = "error" if result.is_error else "success"
