@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import binascii
 
-__all__ = ["clean", "data_url", "decoded_size", "screen", "sniff"]
+__all__ = ["clean", "data_url", "decoded_size", "encoded_length", "screen", "sniff"]
 
 _SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _ALPHABET = _SYMBOLS.encode("ascii")
@@ -122,6 +122,11 @@ def decoded_size(data: str) -> int:
     if data.endswith("="):
         return size - 1
     return size
+
+
+def encoded_length(size: int) -> int:
+    """Return the length of the padded base64 of ``size`` bytes (a byte limit in symbols)."""
+    return -(-size // 3) * 4
 
 
 def sniff(data: str) -> str | None:

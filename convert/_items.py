@@ -16,8 +16,11 @@ Item kinds:
 - ``PDF``: a base64 blob declared ``application/pdf`` whose bytes start ``%PDF-``.
 - ``NATIVE``: an Anthropic-native block kept as a block (``document``,
   ``search_result``, an image given by URL).
-- ``OTHER``: everything else -- audio, other blobs, resource links, unknown item
-  types, broken payloads. Only its placeholder goes anywhere.
+- ``OTHER``: everything else -- audio, other blobs, unknown item types, broken
+  payloads. Only its placeholder goes anywhere.
+- ``LINK``: an MCP ``resource_link``, with its URI (as given) and declared MIME
+  type kept. Its placeholder goes everywhere, unless the option ``url_sources``
+  sends an https image or PDF by URL.
 
 How a wire reads an item:
 
@@ -31,6 +34,8 @@ How a wire reads an item:
   check runs on the first call and is remembered, races are benign: the check
   is pure), or ``(None, text)`` with the placeholder to send instead (over the
   limit, or ``... (invalid base64)`` when the strict check failed).
+  :func:`unsent` turns what ``native`` gave into the reason the wires'
+  ``reason`` functions and the report give (``too_large``, ``invalid_base64``).
 - Nothing else about an item changes after it is built; a wire never decodes.
 """
 
@@ -45,15 +50,17 @@ __all__ = [
     "DOCUMENT",
     "IMAGE",
     "IMAGE_MIMES",
+    "LINK",
     "NATIVE",
     "OTHER",
     "PDF",
     "TEXT",
     "Item",
     "parse_item",
+    "unsent",
 ]
 
-TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER = range(6)
+TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER, LINK = range(7)
 
 #: The image types every wire with a native image form takes (gemini: not GIF).
 IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
@@ -128,6 +135,19 @@ class Item:
             return None, self.text
         return data, ""
 
+    @property
+    def invalid(self) -> bool:
+        """True once the strict check has run and failed (``native`` then sends nothing)."""
+        return self._clean is None
+
+
+def unsent(item: Item, data: str | None) -> str | None:
+    """Return why ``item.native(...)`` gave ``data`` None: ``"invalid_base64"`` or
+    ``"too_large"``; None when ``data`` is the payload to send."""
+    if data is not None:
+        return None
+    return "invalid_base64" if item.invalid else "too_large"
+
 
 def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:
     """Return the metadata-only text that stands in for an item: ``[kind] mime <uri> (N bytes)``."""
@@ -170,10 +190,10 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
         return _resource(raw.get("resource"))
     if kind == "resource_link":
         name = _string(raw.get("name")) or _string(raw.get("title"))
-        uri = shown_uri(_string(raw.get("uri")))
-        return Item(
-            OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
-        )
+        given = _string(raw.get("uri"))
+        uri = shown_uri(given)
+        text = f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
+        return Item(LINK, text, uri=given, mime=_mime(raw))
     if kind == "document":
         return _native_document(raw)
     if kind == "search_result":
@@ -295,7 +315,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         item.text = placeholder("document", "application/pdf")
         item.cache_control = _cache_control(raw.get("cache_control"))
         return item
-    elif stype == "url" and isinstance(source.get("url"), str):
+    elif stype == "url" and isinstance(source.get("url"), str) and source["url"]:
         text = placeholder("document", "", source["url"])
         out_source = {"type": "url", "url": source["url"]}
     else:

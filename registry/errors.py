@@ -13,7 +13,7 @@ Every exception also inherits the builtin a caller would naturally catch::
         │   ├── InvalidCapability                             not [a-z][a-z0-9_]{0,63}
         │   │   └── UnknownCapability                             not in the vocabulary
         │   ├── InvalidStatus                                 not an evidence status
-        │   ├── InvalidWire                                   not one of the six wires
+        │   ├── InvalidWire                                   not one of the wires
         │   ├── InvalidRule                                   bad match kind or regex
         │   └── InvalidSeed                                   a seed file that is wrong
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already

@@ -161,7 +161,7 @@ class Base(DeclarativeBase):
 
 
 class WireRow(Base):
-    """One of the six wires; the native-form facts come from ``toolwire.convert``."""
+    """One of the wires; the native-form facts come from ``toolwire.convert``."""
 
     __tablename__ = "wire"
 

@@ -17,7 +17,13 @@ For (engine, model, optional forced wire):
    ``source_blocks``;
 5. converter options: ``image_input`` = tool_result_images, ``native_pdf`` =
    tool_result_pdf, ``source_blocks``, and the engine's ``response_tag`` -- only
-   those the wire reads (``toolwire.convert.wire_options``).
+   those the wire reads (``toolwire.convert.wire_options``);
+6. ``tool_result_url_sources`` survives only on a wire with URL sources and when
+   an image or PDF goes natively; it sets ``url_sources``;
+7. ``hoist_media`` survives only on a wire that hoists (openai, ollama) and when
+   the model reads images (``image_input``) or PDFs (``pdf_input``, openai) in a
+   user turn; it sets ``hoist`` with ``image_input`` = image_input and
+   ``native_pdf`` = pdf_input (none of the three otherwise).
 """
 
 from __future__ import annotations
@@ -32,10 +38,12 @@ from typing import Any, cast
 
 from toolwire.convert import (
     KINDS,
+    Decision,
     ToolResult,
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
     wire_options,
 )
 
@@ -49,8 +57,17 @@ from .store import Registry
 __all__ = ["FLAGS", "FlagTrace", "Resolution", "Resolver", "format_for", "resolve"]
 
 #: The flags the resolver decides, in the order it decides them.
-FLAGS = ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks")
+FLAGS = (
+    "image_input",
+    "tool_result_images",
+    "tool_result_pdf",
+    "source_blocks",
+    "pdf_input",
+    "tool_result_url_sources",
+    "hoist_media",
+)
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
+_WIDTH = max(map(len, FLAGS))  # the flag column of ``explain``
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +130,10 @@ class Resolution:
         """Return ``results`` formatted for this resolution's wire and options."""
         return format_tool_results(self.wire, results, **self.options)
 
+    def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
+        """Return, per result, what each content item becomes here and why (``convert.report``)."""
+        return [report(self.wire, result, **self.options) for result in results]
+
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
         return {
@@ -144,14 +165,14 @@ class Resolution:
                 why = f"{entry.decided_by} claims {str(claim.value).lower()} [{claim.status}]"
                 if claim.evidence:
                     why += f": {claim.evidence}"
-            lines.append(f"  {entry.flag:<19} {state}  {why}")
+            lines.append(f"  {entry.flag:<{_WIDTH}} {state}  {why}")
             for where, claim in entry.ignored:
                 lines.append(
-                    f"  {'':<19}      ignored: {where} claims {str(claim.value).lower()} "
+                    f"  {'':<{_WIDTH}}      ignored: {where} claims {str(claim.value).lower()} "
                     f"[{claim.status}], weaker than {self.min_evidence}"
                 )
             if entry.cleared_by:
-                lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
+                lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
             lines.append(f"native forms on the {self.wire} wire: {forms}")
@@ -332,9 +353,11 @@ def _decide(
     for flag, kind in _KIND.items():  # then the wire in force clears native media
         entry = trace[flag]
         if entry.value and (cleared := _wire_clears(wire, kind, *facts)) is not None:
-            trace[flag] = FlagTrace(
-                flag, False, entry.claimed, entry.decided_by, entry.claim, cleared, entry.ignored
-            )
+            trace[flag] = _cleared(entry, cleared)
+    for flag, clears in (("tool_result_url_sources", _url_clears), ("hoist_media", _hoist_clears)):
+        entry = trace[flag]
+        if entry.value and (cleared := clears(wire, trace)) is not None:
+            trace[flag] = _cleared(entry, cleared)
     capabilities = {flag: entry.value for flag, entry in trace.items()}
     return Resolution(
         engine=snapshot.engine.name,
@@ -423,18 +446,52 @@ def _wire_clears(wire: str, kind: str, image_input: bool, source_blocks: bool) -
     return None
 
 
+def _cleared(entry: FlagTrace, why: str) -> FlagTrace:
+    return FlagTrace(
+        entry.flag, False, entry.claimed, entry.decided_by, entry.claim, why, entry.ignored
+    )
+
+
+def _url_clears(wire: str, trace: Mapping[str, FlagTrace]) -> str | None:
+    """Return why the wire in force clears ``tool_result_url_sources``, or None."""
+    if "url_sources" not in wire_options(wire):
+        return f"the {wire} wire has no URL source form"
+    if not (trace["tool_result_images"].value or trace["tool_result_pdf"].value):
+        return "no image or PDF goes natively here (tool_result_images, tool_result_pdf)"
+    return None
+
+
+def _hoist_clears(wire: str, trace: Mapping[str, FlagTrace]) -> str | None:
+    """Return why the wire in force clears ``hoist_media``, or None."""
+    reads = wire_options(wire)
+    if "hoist" not in reads:
+        return f"the {wire} wire does not hoist media (it has a native form, or no user turn)"
+    pdfs = trace["pdf_input"].value and "native_pdf" in reads
+    if not (trace["image_input"].value or pdfs):
+        return "hoisting needs a model that reads images (image_input) or PDFs (pdf_input)"
+    return None
+
+
 def _options(
     wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot
 ) -> dict[str, Any]:
     """Return the converter options, those the wire reads only."""
+    reads = wire_options(wire)
     candidates: dict[str, Any] = {
         "image_input": capabilities["tool_result_images"],
         "native_pdf": capabilities["tool_result_pdf"],
         "source_blocks": capabilities["source_blocks"],
     }
+    if "hoist" in reads:  # the media options mean what goes in the user turn here
+        del candidates["image_input"], candidates["native_pdf"]
+        if capabilities["hoist_media"]:
+            candidates["hoist"] = True
+            candidates["image_input"] = capabilities["image_input"]
+            candidates["native_pdf"] = capabilities["pdf_input"]
+    if capabilities["tool_result_url_sources"]:
+        candidates["url_sources"] = True
     if snapshot.engine.response_tag:
         candidates["response_tag"] = snapshot.engine.response_tag
-    reads = wire_options(wire)
     return {name: value for name, value in candidates.items() if name in reads}
 
 

@@ -562,6 +562,9 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
         "tool_result_images: false",
         "tool_result_pdf: true",
         "source_blocks: true",
+        "pdf_input: false",
+        "tool_result_url_sources: false",
+        "hoist_media: false",
         "options: image_input=false, native_pdf=true, source_blocks=true",
     ]
     explained = ok(run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7", "--explain"))

@@ -28,7 +28,8 @@ TABLES = {
     "wire",
     "wire_form",
 }
-WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+WIRES_0002 = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+WIRES = {*WIRES_0002, "bedrock"}  # 0004 adds the seventh
 
 
 @pytest.fixture
@@ -99,7 +100,7 @@ def test_wire_migration_keeps_existing_rows(engine: Engine) -> None:
         )
     db.upgrade(engine, "0002")
     wires = _wires(engine)
-    assert set(wires) == WIRES
+    assert set(wires) == WIRES_0002
     assert wires["hermes"] == "ours"
 
 
@@ -139,3 +140,26 @@ def test_unknown_newer_revision_is_a_clear_error(engine: Engine) -> None:
         connection.execute(sa.text(f"UPDATE {db.VERSION_TABLE} SET version_num = '9999'"))
     with pytest.raises(DatabaseError, match="unknown to this toolwire"):
         ensure_ready(engine)
+
+
+def test_bedrock_migration_adds_the_seventh_wire_and_keeps_it_while_used(engine: Engine) -> None:
+    db.upgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES_0002
+    db.upgrade(engine, "0004")
+    assert set(_wires(engine)) == WIRES
+    db.downgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES_0002  # unused: removed
+    db.upgrade(engine, "0004")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO engine (name, provider, family, default_wire, kind, note,"
+                " created_at, created_by) VALUES ('br', 'p', 'bedrock', 'bedrock',"
+                " 'first-party', '', :now, 'test')"
+            ),
+            {"now": datetime.now(UTC)},
+        )
+    db.downgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES  # still named by an engine: kept
+    db.upgrade(engine)
+    assert set(_wires(engine)) == WIRES

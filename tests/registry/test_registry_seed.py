@@ -22,6 +22,7 @@ ENGINES = {
     "perplexity": ("responses", "first-party"),
     "gemini": ("gemini", "first-party"),
     "ollama": ("ollama", "self-hosted"),
+    "bedrock": ("bedrock", "first-party"),
     "nousresearch": ("openai", "first-party"),
     "aki-openai": ("hermes", "first-party"),
     **{

@@ -114,6 +114,9 @@ def test_gemini_tts_on_gemini_3_loses_the_native_form(registry: Registry) -> Non
         "tool_result_images": False,
         "tool_result_pdf": False,
         "source_blocks": False,
+        "pdf_input": False,
+        "tool_result_url_sources": False,
+        "hoist_media": False,
     }
 
 
@@ -352,6 +355,9 @@ def test_as_dict_is_json_with_wire_options_capabilities_and_trace(registry: Regi
         "tool_result_images": True,
         "tool_result_pdf": False,
         "source_blocks": False,
+        "pdf_input": False,
+        "tool_result_url_sources": False,
+        "hoist_media": False,
     }
     assert set(data["trace"]) == set(data["capabilities"])
     pdf = data["trace"]["tool_result_pdf"]
