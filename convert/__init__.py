@@ -1,4 +1,4 @@
-"""Convert MCP tool results into the tool-result blocks of six LLM wires.
+"""Convert MCP tool results into the tool-result blocks of seven LLM wires.
 
 Build a :class:`ToolResult` (directly or with :meth:`ToolResult.from_mcp`), then
 call ``result.to(wire, **options)`` for one block, or
@@ -20,11 +20,13 @@ from ._api import (
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
     wire_options,
 )
 from ._gateway import convert_tool_results
 from ._options import ALL_OPTIONS as OPTIONS
 from ._options import Options
+from ._report import OUTCOMES, REASONS, Decision
 from ._result import ToolResult
 from .errors import (
     ConvertError,
@@ -40,8 +42,11 @@ from .errors import (
 __all__ = [
     "KINDS",
     "OPTIONS",
+    "OUTCOMES",
+    "REASONS",
     "WIRES",
     "ConvertError",
+    "Decision",
     "InvalidBlock",
     "InvalidOption",
     "InvalidToolResult",
@@ -55,5 +60,6 @@ __all__ = [
     "convert_tool_results",
     "format_tool_results",
     "native_needs_vision",
+    "report",
     "wire_options",
 ]

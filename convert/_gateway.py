@@ -32,8 +32,9 @@ def convert_tool_results(
     with :func:`format_tool_results` and the options given (those of
     :meth:`ToolResult.to`). ``blocks`` are the blocks themselves: an Anthropic
     user message's ``content``, a Gemini content's ``parts``, the tool messages
-    of openai and ollama, the ``function_call_output`` items of responses, or the
-    tagged strings of hermes. ``names`` maps call ids to tool names, for blocks
+    of openai and ollama, the ``function_call_output`` items of responses, the
+    tagged strings of hermes, or the ``toolResult`` blocks of a bedrock user
+    message's ``content``. ``names`` maps call ids to tool names, for blocks
     that carry no name (anthropic, openai, responses) going to a wire that sends
     one (gemini, ollama, hermes).
 

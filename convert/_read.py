@@ -34,6 +34,7 @@ __all__ = [
     "string_field",
     "text_content",
     "tool_block",
+    "url_link",
 ]
 
 
@@ -130,6 +131,34 @@ def media_item(mime: str, data: object, uri: str = "") -> dict[str, Any]:
     if kind in ("image", "audio"):
         return {"type": kind, "data": data, "mimeType": mime}
     return {"type": "resource", "resource": {"uri": uri, "mimeType": mime, "blob": data}}
+
+
+#: MIME types named by a URL path's extension, for a URL source that states none.
+_EXTENSIONS = {
+    "pdf": "application/pdf",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+
+
+def url_link(url: str, default_mime: str, name: str = "") -> dict[str, Any]:
+    """Return the MCP ``resource_link`` of a URL source (an image or a file by URL).
+
+    Its ``mimeType`` is the one the URL path's extension names (``.png``,
+    ``.jpg``/``.jpeg``, ``.gif``, ``.webp``, ``.pdf``), else ``default_mime``: the
+    block says what kind of thing the URL is, not always its exact type.
+    """
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    tail = path.rsplit("/", 1)[-1]
+    extension = tail.rsplit(".", 1)[-1].lower() if "." in tail else ""
+    mime = _EXTENSIONS.get(extension, default_mime)
+    if mime.split("/", 1)[0] != default_mime.split("/", 1)[0]:
+        mime = default_mime  # an image URL named .pdf stays an image, and so on
+    link: dict[str, Any] = {"type": "resource_link", "uri": url, "mimeType": mime}
+    return {**link, "name": name} if name else link
 
 
 def standard_base64(data: object) -> object:

@@ -9,7 +9,9 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── UnknownOption(ConvertError, TypeError)      option no wire knows
         ├── InvalidOption(ConvertError, ValueError)     known option, unusable value
         ├── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
-        │                                               content array
+        │                                               content array, non-JSON or
+        │                                               too deep values, a non-boolean
+        │                                               is_error, an input_required result
         └── InvalidBlock(ConvertError, ValueError)      a wire block that cannot be
                                                         read back (``from_wire``)
 
@@ -77,7 +79,8 @@ class InvalidOption(ConvertError, ValueError):
 
 
 class InvalidToolResult(ConvertError, ValueError):
-    """Input that is not an MCP tool result (content not a list of typed objects, ...)."""
+    """Input that is not an MCP tool result (content not a list of typed objects, values
+    nested deeper than 200 levels or cyclic, ``is_error`` not a boolean, ...)."""
 
 
 class InvalidBlock(ConvertError, ValueError):

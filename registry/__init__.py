@@ -11,11 +11,13 @@ database, e.g. PostgreSQL.
 
 from __future__ import annotations
 
+from ._bulk import ClaimInput, ClaimsReport
 from ._writer import Writer
 from .errors import (
     DatabaseError,
     DatabaseLocked,
     DuplicateEntry,
+    InUse,
     InvalidCapability,
     InvalidInput,
     InvalidModelId,
@@ -23,13 +25,27 @@ from .errors import (
     InvalidSeed,
     InvalidStatus,
     InvalidWire,
+    NoRegistry,
     RegistryError,
+    UnknownCapability,
+    UnknownClaim,
     UnknownEngine,
     UnknownModel,
     UnknownRule,
 )
 from .models import EVIDENCE_STATUSES, evidence_rank
-from .records import Claim, ClaimEvent, Engine, EngineSnapshot, Model, Rule, WireForm
+from .records import (
+    Capability,
+    ChangeEvent,
+    Claim,
+    ClaimEvent,
+    Engine,
+    EngineSnapshot,
+    LogEntry,
+    Model,
+    Rule,
+    WireForm,
+)
 from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve
 from .seed import SeedReport, seed
 from .store import NATIVE_MEDIA_CAPABILITIES, Registry
@@ -38,14 +54,19 @@ __all__ = [
     "EVIDENCE_STATUSES",
     "FLAGS",
     "NATIVE_MEDIA_CAPABILITIES",
+    "Capability",
+    "ChangeEvent",
     "Claim",
     "ClaimEvent",
+    "ClaimInput",
+    "ClaimsReport",
     "DatabaseError",
     "DatabaseLocked",
     "DuplicateEntry",
     "Engine",
     "EngineSnapshot",
     "FlagTrace",
+    "InUse",
     "InvalidCapability",
     "InvalidInput",
     "InvalidModelId",
@@ -53,13 +74,17 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "LogEntry",
     "Model",
+    "NoRegistry",
     "Registry",
     "RegistryError",
     "Resolution",
     "Resolver",
     "Rule",
     "SeedReport",
+    "UnknownCapability",
+    "UnknownClaim",
     "UnknownEngine",
     "UnknownModel",
     "UnknownRule",

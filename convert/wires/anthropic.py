@@ -15,6 +15,9 @@
 - ``source_blocks=False`` (endpoints that reject source blocks inside a
   tool_result): no ``document`` or ``search_result``; text documents become text
   blocks, PDFs placeholders.
+- With ``url_sources=True``, an https ``resource_link`` to an image (with
+  ``image_input=True``) or a PDF (with ``native_pdf`` and ``source_blocks``)
+  becomes an ``image``/``document`` block with a ``url`` source.
 - Everything else becomes a text block holding its placeholder.
 - When no block is left, ``content`` is the string form (``""`` or the
   structured content as JSON); a failed tool with no output says so in text,
@@ -27,9 +30,14 @@ Reading a block back (``read``):
   without blocks: ``""`` (no content), the failed-without-output text under
   ``is_error``, and canonical JSON, which is read back as the structured content.
 - ``text`` blocks become MCP text items (keeping ``cache_control``); base64
-  ``image`` blocks MCP image items (an image with ``cache_control``, or given by
-  URL, stays an Anthropic image block); ``document`` and ``search_result`` blocks
-  stay as they are (the Anthropic-native items a ``ToolResult`` takes).
+  ``image`` blocks MCP image items (an image with ``cache_control`` stays an
+  Anthropic image block); ``document`` and ``search_result`` blocks stay as they
+  are (the Anthropic-native items a ``ToolResult`` takes).
+- An ``image`` or ``document`` with only a ``url`` source (the form
+  ``url_sources`` writes) becomes a ``resource_link`` to the URL: a document is
+  ``application/pdf`` (the only type the API takes by URL), an image the type
+  the URL's extension names, else ``image/jpeg``. With any other field
+  (``cache_control``, ``title``, ``citations``) it stays the native block.
 - Any other block type becomes a text item with its placeholder (``[type]``).
 - Not a ``tool_result``, a non-string id, a non-boolean ``is_error``, or content
   that is neither a string nor a list of typed objects: ``InvalidBlock``.
@@ -41,7 +49,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
-from .._items import DOCUMENT, IMAGE, NATIVE, PDF, TEXT
+from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, unsent
+from .._links import link_kind, link_reason
 from .._options import Options, Wire
 from .._values import thaw
 
@@ -73,22 +82,26 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
-            source = {"type": "base64", "media_type": item.mime, "data": item.data}
-        elif (
-            kind == PDF
-            and options.native_pdf
-            and options.source_blocks
-            and len(item.data) <= MAX_PDF_BASE64
-        ):
-            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+        # The gates of ``_media`` inline (this is the hot path of a native payload);
+        # ``reason`` reads ``_media``, and the report's tests hold the two together.
+        if kind == IMAGE and options.image_input:
+            data, shown = item.native(MAX_IMAGE_BASE64)
+        elif kind == PDF and options.native_pdf and options.source_blocks:
+            data, shown = item.native(MAX_PDF_BASE64)
+        elif kind == LINK and reason(item, options) is None:
+            native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
+            blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
+            continue
         else:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
             continue
+        if data is None:
+            blocks.append({"type": "text", "text": shown})
+            continue
         native: dict[str, Any] = {
             "type": "image" if kind == IMAGE else "document",
-            "source": source,
+            "source": {"type": "base64", "media_type": item.mime, "data": data},
         }
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)
@@ -102,6 +115,30 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     if result.is_error:
         out["is_error"] = True
     return out
+
+
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
+    if item.kind == IMAGE:
+        if not options.image_input:
+            return "not_read"
+        return item.native(MAX_IMAGE_BASE64)  # type: ignore[no-any-return]
+    if item.kind == PDF:
+        if not options.native_pdf:
+            return "not_read"
+        if not options.source_blocks:
+            return "no_form"  # this endpoint takes no document block in a tool_result
+        return item.native(MAX_PDF_BASE64)  # type: ignore[no-any-return]
+    return "no_form"
 
 
 def _block(item: Any, options: Options) -> dict[str, Any] | None:
@@ -177,18 +214,31 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
         if source["type"] == "base64" and part.get("cache_control") is None:
             mime = source.get("media_type")
             return _read.media_item(mime if isinstance(mime, str) else "", source.get("data"))
-        return dict(part)  # a URL image, or one with cache_control: the native block
-    if kind in ("document", "search_result"):
-        return dict(part)
+    if kind in ("image", "document") and (link := _url_source(part)) is not None:
+        return link
+    if kind in ("image", "document", "search_result"):
+        return dict(part)  # with cache_control, a title, citations...: the native block
     return _read.placeholder_item(kind)
+
+
+def _url_source(part: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the ``resource_link`` of a bare URL image or document (the ``url_sources``
+    form: ``type`` and ``source`` only), else None."""
+    source = part["source"] if isinstance(part.get("source"), Mapping) else {}
+    url = source.get("url")
+    if set(part) != {"type", "source"} or source.get("type") != "url" or not isinstance(url, str):
+        return None
+    image = part["type"] == "image"
+    return _read.url_link(url, "image/jpeg" if image else "application/pdf")
 
 
 WIRE = Wire(
     name="anthropic",
     native={"image": True, "pdf": False},
-    options=frozenset({"image_input", "native_pdf", "source_blocks"}),
+    options=frozenset({"image_input", "native_pdf", "source_blocks", "url_sources"}),
     defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
     block=block,
     envelope=envelope,
+    reason=reason,
     read=read,
 )

@@ -172,6 +172,7 @@ def test_responses_function_call_output_with_image_and_file() -> None:
     assert content[3] == {
         "type": "resource_link",
         "uri": "https://example.com/a.pdf",
+        "mimeType": "application/pdf",
         "name": "a.pdf",
     }
     assert content[4] == {"type": "text", "text": "[input_image]"}
@@ -196,12 +197,20 @@ def test_responses_image_by_url_and_broken_data_urls() -> None:
             ],
         },
     )
-    block = by_url.to("anthropic", image_input=True)
+    assert by_url.content[0] == {
+        "type": "resource_link",
+        "uri": "https://example.com/cat.png",
+        "mimeType": "image/png",
+    }
+    block = by_url.to("anthropic", image_input=True, url_sources=True)
     assert block["content"][0] == {
         "type": "image",
         "source": {"type": "url", "url": "https://example.com/cat.png"},
     }
     assert [b["text"] for b in block["content"][1:]] == ["[input_image]", "[input_file]"]
+    # without url_sources the link is its placeholder: the destination fetches no URL
+    plain = by_url.to("anthropic", image_input=True)["content"][0]
+    assert plain == {"type": "text", "text": "[resource_link] <https://example.com/cat.png>"}
 
 
 def test_gemini_function_response_with_parts() -> None:

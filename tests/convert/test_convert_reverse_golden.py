@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from convert_checks import WIRES, check_block, native_payloads, split_hermes, string_forms
+from convert_checks import (
+    WIRES,
+    check_block,
+    native_payloads,
+    native_urls,
+    split_hermes,
+    string_forms,
+)
 from toolwire.convert import ToolResult
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -26,10 +33,12 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"native_pdf": False},
     {"image_input": True, "source_blocks": False},
     {"response_tag": "function_response"},
+    {"image_input": True, "native_pdf": True, "url_sources": True},
+    {"image_input": True, "native_pdf": True, "raw_bytes": True},
 ]
 #: Options that let every wire send all it can natively.
-RICHEST = {"image_input": True, "native_pdf": True}
-CARRIES_ID = {"anthropic", "openai", "responses", "gemini", "ollama"}
+RICHEST = {"image_input": True, "native_pdf": True, "url_sources": True}
+CARRIES_ID = {"anthropic", "openai", "responses", "gemini", "ollama", "bedrock"}
 CARRIES_NAME = {"gemini", "ollama", "hermes"}
 
 
@@ -66,9 +75,16 @@ def test_to_after_from_wire_is_the_identity(
 ) -> None:
     block = _result(case).to(wire, **options)
     again = ToolResult.from_wire(wire, block)
-    assert again.to(wire, **options) == block
-    # the block read back as JSON (what a gateway receives) reads the same
-    assert ToolResult.from_wire(wire, json.loads(json.dumps(block))) == again
+    if wire == "anthropic" and native_urls(wire, block) and not options.get("url_sources"):
+        # an Anthropic-native image or document by URL passed through is read as a
+        # resource_link, which the writer sends by URL only with url_sources (and a
+        # PDF only with native_pdf, which a native block passed through does not need)
+        assert again.to(wire, **{**options, "url_sources": True, "native_pdf": True}) == block
+    else:
+        assert again.to(wire, **options) == block
+    if not options.get("raw_bytes"):  # bytes have no JSON form
+        # the block read back as JSON (what a gateway receives) reads the same
+        assert ToolResult.from_wire(wire, json.loads(json.dumps(block))) == again
 
 
 @pytest.mark.parametrize(("case", "wire", "options"), CASES)
@@ -80,11 +96,12 @@ def test_a_richer_wire_loses_nothing_the_wire_kept(
     again = ToolResult.from_wire(wire, block)
     kept_lines = _lines(_visible(wire, block, options))
     kept_media = native_payloads(wire, block)
+    kept_urls = native_urls(wire, block)
     if wire in CARRIES_ID:
         assert again.id == original.id
     if wire in CARRIES_NAME:
         assert again.name == original.name
-    if wire == "anthropic":
+    if wire in ("anthropic", "bedrock"):
         assert again.is_error == original.is_error
     for target in WIRES:
         before = original.to(target, **RICHEST)
@@ -100,6 +117,11 @@ def test_a_richer_wire_loses_nothing_the_wire_kept(
             if payload in media_before:
                 assert payload in media_after, (target, payload[0])
         assert all(payload in kept_media for payload in media_after)  # none invented
+        urls_before, urls_after = native_urls(target, before), native_urls(target, after)
+        for url in kept_urls:  # a URL source W sent goes on by URL where it did before
+            if url in urls_before:
+                assert url in urls_after, (target, url)
+        assert all(url in kept_urls for url in urls_after)
 
 
 def test_text_from_a_string_wire_never_becomesnative_payloads() -> None:

@@ -30,15 +30,18 @@ ROUTES = [
     ("gemini", "gemini-30-future", "gemini", False, False),
     ("ollama", "llava:13b", "ollama", False, False),
     ("aki-openai", "qwen3.6-35b", "hermes", False, False),
+    ("bedrock", "anthropic.claude-sonnet-4-5", "bedrock", True, True),
 ]
 #: what a client on each source wire sends: RESULT as toolwire writes it there, all native
-SOURCES = ("anthropic", "responses", "gemini")
+SOURCES = ("anthropic", "responses", "gemini", "bedrock")
 
 
 def _wire_of(payload: list[Any]) -> str:
     message = payload[0]
     if message.get("role") == "user":
-        return "anthropic" if "content" in message else "gemini"
+        if "parts" in message:
+            return "gemini"
+        return "bedrock" if "toolResult" in message["content"][0] else "anthropic"
     if message.get("type") == "function_call_output":
         return "responses"
     if str(message.get("content", "")).startswith("<tool_response>"):
@@ -67,7 +70,7 @@ def test_reformat_for_lets_the_registry_decide(
     # the same as reading the block by hand and calling format_for
     read = ToolResult.from_wire(source, block, name="get_report")
     assert payload == format_for(engine, model, [read], registry=registry)
-    assert "get_report" in text or wire in ("anthropic", "openai", "responses")
+    assert "get_report" in text or wire in ("anthropic", "openai", "responses", "bedrock")
 
 
 def test_a_string_source_gives_no_media_even_to_a_vision_model(registry: Registry) -> None:
@@ -187,3 +190,32 @@ def test_format_from_rejects_an_unknown_wire(seeded_database_url: str, tmp_path:
     path.write_text("{}", encoding="utf-8")
     out = _format(seeded_database_url, "openai", "gpt-4o", str(path), "--from", "bedrok")
     assert out.exit_code == 2 and "--from" in out.stderr
+
+
+def test_format_from_bedrock_to_anthropic(seeded_database_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "blocks.json"
+    block = RESULT.to("bedrock", **NATIVE)
+    path.write_text(json.dumps(block), encoding="utf-8")
+    out = _format(
+        seeded_database_url, "anthropic", "claude-sonnet-4-5", str(path), "--from", "bedrock"
+    )
+    assert out.exit_code == 0, out.output
+    ((result,),) = [m["content"] for m in json.loads(out.stdout)]
+    assert result["tool_use_id"] == "call_01"
+    sources = [b["source"]["type"] for b in result["content"] if "source" in b]
+    assert sources == ["base64", "base64"]  # the image and the PDF, as bedrock carried them
+
+
+def test_format_from_a_nameless_wire_needs_a_name_where_the_target_sends_one(
+    seeded_database_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "blocks.json"
+    path.write_text(json.dumps(RESULT.to("openai")), encoding="utf-8")
+    out = _format(seeded_database_url, "ollama", "llava:13b", str(path), "--from", "openai")
+    assert out.exit_code == 1
+    assert "no tool name" in out.stderr and "--name" in out.stderr
+    named = _format(
+        seeded_database_url, "ollama", "llava:13b", str(path), "--from", "openai", "--name", "r"
+    )
+    assert named.exit_code == 0, named.output
+    assert json.loads(named.stdout)[0]["tool_name"] == "r"
