@@ -9,6 +9,8 @@ several repeats), after checking both give equal output:
 - ``convert_tool_results(source, target, blocks, **options)``;
 - by hand: ``ToolResult.from_wire`` on each block, then ``format_tool_results``.
 
+bedrock blocks are the JSON form (base64 strings), as a gateway receives them.
+
 Printed ratios are convert_tool_results time / by-hand time (target: <= 1.25;
 both sides do the same work, so a ratio far from 1 is noise from a busy machine:
 rerun).
@@ -40,6 +42,8 @@ PAIRS = [
     ("gemini", "responses"),
     ("ollama", "openai"),
     ("hermes", "openai"),
+    ("anthropic", "bedrock"),
+    ("bedrock", "anthropic"),
 ]
 TARGET = 1.25
 

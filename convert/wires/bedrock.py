@@ -206,7 +206,8 @@ def read(block: Any) -> _read.Read:
     if status not in (None, "success", "error"):
         raise _read.fail("bedrock", f"status must be 'success' or 'error', not {status!r}")
     is_error = status == "error"
-    content = data.get("content") or []
+    content = data.get("content")
+    content = [] if content is None else content
     if not isinstance(content, (list, tuple)) or not all(isinstance(p, Mapping) for p in content):
         raise _read.fail("bedrock", "content must be a list of objects")
     if len(content) == 1 and content[0].get("text") == (

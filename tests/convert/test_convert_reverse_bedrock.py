@@ -135,6 +135,7 @@ BAD = [
     ({"toolResult": {"toolUseId": "x", "content": [], "status": "failed"}}, "status"),
     ({"toolResult": {"toolUseId": "x", "content": {"text": "y"}}}, "content"),
     ({"toolResult": {"toolUseId": "x", "content": ["y"]}}, "content"),
+    ({"toolResult": {"toolUseId": "x", "content": ""}}, "content"),
 ]
 
 
