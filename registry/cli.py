@@ -548,28 +548,26 @@ def claim_history(
     type=click.IntRange(min=0, max=36500),
     default=None,
     metavar="N",
-    help="Only claims not verified in the last N days (or never).",
+    help="Only claims not checked in the last N days (or never): a model's claim counts "
+    "from its latest observation where there is one, else from verified_at.",
+)
+@click.option(
+    "--conflicts",
+    is_flag=True,
+    help="Claims the latest observation of the same engine, model and capability contradicts.",
+)
+@click.option(
+    "--unobserved",
+    is_flag=True,
+    help="Native-media flags that resolve to on with no observation behind them.",
 )
 @_format_option
 @_pass_ctx
-def audit(
-    obj: _Context,
-    status: str | None,
-    capability: str | None,
-    engine: str | None,
-    enabling: bool,
-    stale_days: int | None,
-    fmt: str,
-) -> None:
+def audit(obj: _Context, **options: Any) -> None:
     """List claims by evidence: what is live-verified, what rests on weaker evidence."""
-    claims = obj.registry().audit(
-        status=status,
-        capability=capability,
-        engine=engine,
-        enabling=enabling,
-        stale_days=stale_days,
-    )
-    _emit(claims, fmt, CLAIM_COLUMNS)
+    from ._probe_cli import audit_rows
+
+    audit_rows(obj, **options)
 
 
 # -- resolve and format ----------------------------------------------------------------
@@ -625,9 +623,16 @@ def resolve_command(
         data = resolution.as_dict()
         if not explain:
             del data["trace"]
+        else:
+            from ._probe_cli import explain_observations
+
+            observed = explain_observations(obj, engine, model)
+            data["observations"] = {flag: as_row(o) for flag, o in observed.items()}
         _echo_json(data)
     elif explain:
-        click.echo(resolution.explain())
+        from ._probe_cli import explain_observations
+
+        click.echo(resolution.explain(observations=explain_observations(obj, engine, model)))
     else:
         click.echo(f"wire: {resolution.wire}")
         for flag, value in resolution.capabilities.items():
@@ -700,10 +705,18 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
     return results
 
 
+if __name__ != "__main__":  # run as a script, the imported module below registers them
+    from ._probe_cli import register as _register_probe_commands  # imports this module
+
+    _register_probe_commands(main)
+
+
 def run() -> None:  # pragma: no cover - console entry point wrapper
     """Run the CLI (the console script)."""
     main(prog_name="toolwire")
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    from toolwire.registry.cli import main as _main  # the module, with every command
+
+    sys.exit(_main())

@@ -43,11 +43,14 @@ __all__ = [
     "MATCH_KINDS",
     "MEDIA_KINDS",
     "NAMING_CONVENTION",
+    "OBSERVATION_OUTCOMES",
+    "OBSERVATION_SCENARIOS",
     "Base",
     "ClaimEventRow",
     "ClaimRow",
     "EngineRow",
     "ModelRow",
+    "ObservationRow",
     "RegistryStateRow",
     "RuleRow",
     "UTCDateTime",
@@ -310,3 +313,45 @@ class RegistryStateRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     revision: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+
+
+#: What a probe sends (each scenario is also the capability it is evidence for).
+OBSERVATION_SCENARIOS: tuple[str, ...] = (
+    "image_input",
+    "tool_result_images",
+    "tool_result_pdf",
+    "source_blocks",
+)
+#: How a probe ended: the model read the challenge, ignored the media, the endpoint
+#: rejected the request shape (4xx), or an error that says nothing about the capability.
+OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
+
+
+class ObservationRow(Base):
+    """One live probe of a model on an endpoint, append-only (``toolwire probe``).
+
+    Engine and model are kept by name, like the claim history, so the log outlives them.
+    """
+
+    __tablename__ = "observation"
+    __table_args__ = (
+        CheckConstraint(f"scenario IN ({_in(OBSERVATION_SCENARIOS)})", name="scenario"),
+        CheckConstraint(f"outcome IN ({_in(OBSERVATION_OUTCOMES)})", name="outcome"),
+        Index(None, "engine", "model", "scenario"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    engine: Mapped[str] = mapped_column(String(64))
+    model: Mapped[str] = mapped_column(String(256))
+    wire: Mapped[str] = mapped_column(String(32))
+    scenario: Mapped[str] = mapped_column(String(32))
+    outcome: Mapped[str] = mapped_column(String(16))
+    observed_at: Mapped[datetime]
+    recorded_by: Mapped[str] = mapped_column(String(128))
+    endpoint: Mapped[str] = mapped_column(String(512))
+    http_status: Mapped[int | None] = mapped_column(Integer)
+    latency_ms: Mapped[int | None] = mapped_column(Integer)
+    excerpt: Mapped[str] = mapped_column(Text)
+    request_sha256: Mapped[str] = mapped_column(String(64))
+    challenge: Mapped[str] = mapped_column(String(16))
+    toolwire_version: Mapped[str] = mapped_column(String(32))

@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from toolwire.convert import (
     KINDS,
@@ -43,6 +43,9 @@ from . import _validate as check
 from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
+
+if TYPE_CHECKING:
+    from .observations import Observation
 
 __all__ = ["FLAGS", "FlagTrace", "Resolution", "Resolver", "format_for", "resolve"]
 
@@ -125,8 +128,13 @@ class Resolution:
             "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},
         }
 
-    def explain(self) -> str:
-        """Return the trace as readable text: each flag, its claim, what cleared it."""
+    def explain(self, *, observations: Mapping[str, Observation] | None = None) -> str:
+        """Return the trace as readable text: each flag, its claim, what cleared it.
+
+        ``observations`` (flag -> the latest observation of that scenario, see
+        ``toolwire.registry.observations.latest_for``) adds what a probe last saw.
+        """
+        observed = observations or {}
         lines = [
             f"{self.engine} / {self.model}: wire {self.wire} (from {self.wire_from})",
         ]
@@ -150,12 +158,25 @@ class Resolution:
                 )
             if entry.cleared_by:
                 lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
+            if (seen := observed.get(entry.flag)) is not None:
+                lines.append(f"  {'':<19}      observed: {_observed(seen, entry.claim)}")
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
             lines.append(f"native forms on the {self.wire} wire: {forms}")
         options = ", ".join(f"{k}={_show(v)}" for k, v in self.options.items()) or "(none)"
         lines.append(f"converter options: {options}")
         return "\n".join(lines)
+
+
+def _observed(seen: Observation, claim: Claim | None) -> str:
+    """Describe the latest observation of a flag, and whether it contradicts the claim."""
+    text = (
+        f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
+        f"({seen.wire} wire, {seen.endpoint})"
+    )
+    if claim is not None and claim.value is not (seen.outcome == "read"):
+        text += f"; contradicts the {str(claim.value).lower()} claim"
+    return text
 
 
 def _show(value: object) -> str:

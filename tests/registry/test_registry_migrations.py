@@ -21,6 +21,7 @@ TABLES = {
     "engine",
     "model",
     "model_rule",
+    "observation",
     "registry_state",
     "wire",
     "wire_form",
