@@ -295,13 +295,14 @@ def unobserved(
 ) -> tuple[Unobserved, ...]:
     """Return every native-media flag that resolves to on with no observation behind it.
 
-    The models looked at are the recorded ones and every one a probe observed.
+    The models looked at are the recorded ones and every one a probe was sent to.
 
     :raises UnknownEngine: when ``engine`` does not exist.
     """
-    latest = latest_observations(registry, engine=engine)
+    every = list_observations(registry, engine)
+    latest = {(o.engine, o.model, o.scenario): o for o in every if o.outcome in EVIDENCE_OUTCOMES}
     pairs = {(m.engine, m.model_id) for m in registry.models(engine)}
-    pairs |= {(name, model) for name, model, _ in latest}
+    pairs |= {(o.engine, o.model) for o in every}
     resolver = Resolver(registry)
     found: list[Unobserved] = []
     for engine_name, model in sorted(pairs):

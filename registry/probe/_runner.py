@@ -270,7 +270,7 @@ def probe(
             payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
             status, latency, text, reply = _send(client, url, headers, payload.encode("utf-8"))
             outcome = classify(status, None if reply is None else api.reply_text(reply), code)
-            shown = api.reply_text(reply) if reply is not None and outcome != "error" else text
+            shown = api.reply_text(reply) if reply is not None else _error_message(text)
             excerpt = redact(shown, key=api_key, sent=payload)
             with registry.batch() as writer:
                 observation = record_observation(
@@ -317,6 +317,17 @@ def _send(
             parsed = None
         reply = parsed if isinstance(parsed, dict) else None
     return response.status_code, latency, response.text, reply
+
+
+def _error_message(text: str) -> str:
+    """Return the message of a JSON error body (every wire nests it in ``error``), else the text."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    error = data.get("error") if isinstance(data, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    return message if isinstance(message, str) else text
 
 
 def _ms(started: float) -> int:
