@@ -1,4 +1,7 @@
-"""Every wire x scenario x behaviour: the probe classifies what each fake model does."""
+"""Every wire x scenario x behaviour: the probe classifies what each fake model does.
+
+Every probe here records claims, so each case also checks the claims it wrote.
+"""
 
 from __future__ import annotations
 
@@ -79,6 +82,7 @@ def test_probe_classifies(
         api_key="wrong-key-0000" if behaviour == "wrong-key" else KEY,
         challenge=CHALLENGES[wire],
         timeout=SHORT if behaviour == "sleeper" else AMPLE,
+        record_claims=True,
     )
     assert report.wire == wire
     assert report.challenge == CHALLENGES[wire]
@@ -97,6 +101,23 @@ def test_probe_classifies(
         assert result.observation.outcome == outcome
         assert result.observation.scenario == result.scenario
         assert result.observation.challenge == CHALLENGES[wire]
-        assert result.claim is None  # no --record
+        if outcome == "error":  # says nothing about the capability: no claim
+            assert result.claim is None
+        else:
+            assert result.claim is not None
+            assert (result.claim.capability, result.claim.value) == (
+                result.scenario,
+                outcome == "read",
+            )
+            assert (result.claim.model, result.claim.status, result.claim.source) == (
+                model,
+                "live-verified",
+                "probe",
+            )
+            assert f"probe observation #{result.observation.id}: {outcome}" in (
+                result.claim.evidence
+            )
         assert KEY not in result.excerpt and "wrong-key-0000" not in result.excerpt
+    written = {c.capability for c in sqlite_registry.claims(engine=ENGINES[wire], model=model)}
+    assert written == {r.scenario for r in report.results if r.claim is not None}
     assert report.reached_model is (behaviour not in ("crasher", "sleeper", "wrong-key"))
