@@ -170,11 +170,13 @@ class Resolution:
 
 def _observed(seen: Observation, claim: Claim | None) -> str:
     """Describe the latest observation of a flag, and whether it contradicts the claim."""
+    from .observations import agrees  # it imports this module
+
     text = (
         f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
         f"({seen.wire} wire, {seen.endpoint})"
     )
-    if claim is not None and claim.value is not (seen.outcome == "read"):
+    if claim is not None and not agrees(claim.value, seen.outcome):
         text += f"; contradicts the {str(claim.value).lower()} claim"
     return text
 

@@ -248,8 +248,8 @@ def probe(
             )
     if len(chosen) > max_requests:
         raise InvalidInput(
-            f"{len(chosen)} scenarios need {len(chosen)} requests, more than --max-requests "
-            f"{max_requests}"
+            f"{len(chosen)} scenarios need {len(chosen)} requests, more than the limit of "
+            f"{max_requests} (--max-requests)"
         )
     if timeout != timeout or timeout <= 0:
         raise InvalidInput(f"invalid timeout {timeout!r}: must be a positive number of seconds")

@@ -50,3 +50,22 @@ def test_importing_the_registry_loads_neither_httpx_nor_pillow() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_without_httpx_probe_says_which_extra_to_install(tmp_path: object) -> None:
+    code = (
+        "import sys; sys.modules['httpx'] = None\n"
+        "from toolwire.registry.cli import main\n"
+        "main(['--database-url', 'sqlite:///' + sys.argv[1], 'probe', 'anthropic', 'm'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, f"{tmp_path}/registry.sqlite3"],
+        capture_output=True,
+        text=True,
+        env={"TOOLWIRE_USER": "ops", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: probing needs httpx: pip install 'toolwire[probe]'"
+    )
