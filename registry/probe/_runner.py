@@ -120,13 +120,15 @@ def classify(status: int | None, reply: str | None, challenge: str) -> str:
 
     ``status`` None means no HTTP reply (timeout, network); ``reply`` None a 2xx body
     that is not the wire's JSON. 401/402/403/404/407/408/429 say nothing about the
-    request shape, so they are errors like 5xx; any other 4xx is ``rejected``.
+    request shape, so they are errors like 5xx; any other 4xx is ``rejected``. A 2xx
+    reply without any text (a model that spent its few tokens thinking) is an error
+    too: it is no evidence that the media went unread.
     """
     if status is None or status >= 500 or status < 200 or status in _NOT_SHAPE:
         return "error"
     if status >= 400:
         return "rejected"
-    if status >= 300 or reply is None:
+    if status >= 300 or reply is None or not reply.strip():
         return "error"
     letters = re.sub(r"[^A-Z0-9]", "", reply.upper())
     return "read" if challenge in letters else "ignored"
@@ -270,7 +272,7 @@ def probe(
             payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
             status, latency, text, reply = _send(client, url, headers, payload.encode("utf-8"))
             outcome = classify(status, None if reply is None else api.reply_text(reply), code)
-            shown = api.reply_text(reply) if reply is not None else _error_message(text)
+            shown = _error_message(text) if reply is None else api.reply_text(reply) or "(no text)"
             excerpt = redact(shown, key=api_key, sent=payload)
             with registry.batch() as writer:
                 observation = record_observation(

@@ -11,7 +11,8 @@ response shape and validated with the SDK's response model before it is sent. Wh
 - ``rejecter``: answers 400 to a request with a document form (anthropic ``document``
   / ``search_result``, responses ``input_file``, gemini PDF ``inlineData``), like a
   shim that does not take them, and reads everything else;
-- ``crasher``: 500; ``sleeper``: answers only after the client gave up.
+- ``crasher``: 500; ``sleeper``: answers only after the client gave up;
+- ``mute``: a 200 reply without any text (its output tokens all spent on thinking).
 
 A request without the right key gets a 401 whose message echoes the key it got, as
 some providers do, so the tests can check the probe never lets it through.
@@ -52,7 +53,7 @@ from openai.types.chat.completion_create_params import CompletionCreateParamsNon
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
 KEY = "tw-test-key-4f9c2a7e81b3d605"
-BEHAVIOURS = ("reader", "ignorer", "rejecter", "crasher", "sleeper")
+BEHAVIOURS = ("reader", "ignorer", "rejecter", "crasher", "sleeper", "mute")
 #: The scenarios whose request carries a document form, per wire.
 DOCUMENT_SCENARIOS = {
     "anthropic": {"tool_result_pdf", "source_blocks"},
@@ -501,6 +502,8 @@ class ProviderServer:
         if behaviour == "rejecter" and self.api.has_document(body):
             offending = json.dumps(body)[-400:]  # an echo of the request, base64 and all
             raise Rejected(400, f"Unsupported content type: document in {offending}")
+        if behaviour == "mute":
+            return self.api.reply(model, "")
         text = "I cannot see any code." if behaviour == "ignorer" else read_media(body)
         return self.api.reply(model, text)
 

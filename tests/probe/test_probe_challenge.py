@@ -78,7 +78,8 @@ def test_the_pdf_xref_points_at_each_object() -> None:
         (200, "ACEFHJ", "read"),
         (200, "The code is a c e f h j.", "read"),
         (200, "I cannot see an image.", "ignored"),
-        (200, "", "ignored"),
+        (200, "", "error"),  # no text at all: cut off, not evidence
+        (200, " \n", "error"),
         (200, None, "error"),  # a 2xx that is not the wire's JSON
         (400, None, "rejected"),
         (422, None, "rejected"),

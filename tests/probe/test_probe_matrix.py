@@ -40,6 +40,8 @@ def expected(wire: str, scenario: str, behaviour: str) -> tuple[str, int | None]
         return "error", 500
     if behaviour == "sleeper":
         return "error", None
+    if behaviour == "mute":
+        return "error", 200
     if behaviour == "ignorer":
         return "ignored", 200
     if behaviour == "rejecter" and scenario in DOCUMENT_SCENARIOS.get(wire, ()):
@@ -98,6 +100,8 @@ def test_probe_classifies(
         ), result.excerpt
         if outcome == "read":
             assert CHALLENGES[wire] in result.excerpt.replace(" ", "")
+        if behaviour == "mute":
+            assert result.excerpt == "(no text)"
         assert result.observation.outcome == outcome
         assert result.observation.scenario == result.scenario
         assert result.observation.challenge == CHALLENGES[wire]
@@ -120,4 +124,4 @@ def test_probe_classifies(
         assert KEY not in result.excerpt and "wrong-key-0000" not in result.excerpt
     written = {c.capability for c in sqlite_registry.claims(engine=ENGINES[wire], model=model)}
     assert written == {r.scenario for r in report.results if r.claim is not None}
-    assert report.reached_model is (behaviour not in ("crasher", "sleeper", "wrong-key"))
+    assert report.reached_model is (behaviour not in ("crasher", "sleeper", "mute", "wrong-key"))
