@@ -1,7 +1,7 @@
 """``toolwire probe``, ``observation list``, the observation audits and ``resolve --explain``.
 
 Run in-process with CliRunner against the loopback provider servers, on SQLite and
-PostgreSQL.
+PostgreSQL (on SQLite only where the database plays no part).
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def test_probe_prints_one_row_per_scenario(url: str, anthropic: ProviderServer) 
     assert claims_of(url, "claude-sonnet-4-5-ignorer") == {}  # no --record, no claim
 
 
-def test_probe_json(url: str, anthropic: ProviderServer) -> None:
+def test_probe_json(sqlite_url: str, anthropic: ProviderServer) -> None:
+    url = sqlite_url  # the backend does not matter here
     result = probe(url, anthropic, "m-crasher", "--scenario", "image_input", "--format", "json")
     one_line_error(result)
     data = json.loads(result.stdout)
@@ -324,14 +325,18 @@ def test_keys_and_base64_never_reach_the_database_or_output(
             assert chunk not in outputs and chunk not in stored
 
 
-def test_a_missing_key_is_noted_and_sent_without(url: str, anthropic: ProviderServer) -> None:
+def test_a_missing_key_is_noted_and_sent_without(
+    sqlite_url: str, anthropic: ProviderServer
+) -> None:
+    url = sqlite_url  # the backend does not matter here
     result = probe(url, anthropic, "m-ignorer", "--scenario", "image_input", key=None)
     assert "note: $ANTHROPIC_API_KEY is not set; sending without a key" in result.stderr
     assert one_line_error(result).startswith("Error: 1 of 1")
     assert "401" in result.stdout
 
 
-def test_another_key_variable(url: str, anthropic: ProviderServer) -> None:
+def test_another_key_variable(sqlite_url: str, anthropic: ProviderServer) -> None:
+    url = sqlite_url  # the backend does not matter here
     env = {"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None, "MY_KEY": KEY}
     result = CliRunner(env=env).invoke(
         main,
@@ -358,8 +363,9 @@ def test_another_key_variable(url: str, anthropic: ProviderServer) -> None:
     ],
 )
 def test_refused_probes_send_and_write_nothing(
-    url: str, servers: dict[str, ProviderServer], args: tuple[str, ...], message: str
+    sqlite_url: str, servers: dict[str, ProviderServer], args: tuple[str, ...], message: str
 ) -> None:
+    url = sqlite_url  # the backend does not matter here
     sent = sum(len(s.requests) for s in servers.values())
     base = ("--base-url", servers["anthropic"].base_url) if args[0] != "vllm" else ()
     line = one_line_error(run(url, "probe", *args, *base))
@@ -369,12 +375,14 @@ def test_refused_probes_send_and_write_nothing(
         assert list_observations(opened) == ()
 
 
-def test_conflicts_and_unobserved_take_only_engine_and_capability(url: str) -> None:
+def test_conflicts_and_unobserved_take_only_engine_and_capability(sqlite_url: str) -> None:
+    url = sqlite_url  # the backend does not matter here
     one_line_error(run(url, "audit", "--conflicts", "--status", "documented"), code=2)
     one_line_error(run(url, "audit", "--conflicts", "--unobserved"), code=2)
 
 
-def test_recorded_at_is_utc_now(url: str, anthropic: ProviderServer) -> None:
+def test_recorded_at_is_utc_now(sqlite_url: str, anthropic: ProviderServer) -> None:
+    url = sqlite_url  # the backend does not matter here
     before = datetime.now(UTC)
     ok(probe(url, anthropic, "m-ignorer", "--scenario", "image_input"))
     with Registry(url) as opened:
