@@ -1,4 +1,4 @@
-"""Convert MCP tool results into the tool-result blocks of six LLM wires.
+"""Convert MCP tool results into the tool-result blocks of seven LLM wires.
 
 Build a :class:`ToolResult` (directly or with :meth:`ToolResult.from_mcp`), then
 call ``result.to(wire, **options)`` for one block, or
@@ -18,10 +18,12 @@ from ._api import (
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
     wire_options,
 )
 from ._options import ALL_OPTIONS as OPTIONS
 from ._options import Options
+from ._report import OUTCOMES, REASONS, Decision
 from ._result import ToolResult
 from .errors import (
     ConvertError,
@@ -36,8 +38,11 @@ from .errors import (
 __all__ = [
     "KINDS",
     "OPTIONS",
+    "OUTCOMES",
+    "REASONS",
     "WIRES",
     "ConvertError",
+    "Decision",
     "InvalidOption",
     "InvalidToolResult",
     "Options",
@@ -49,5 +54,6 @@ __all__ = [
     "carries_native",
     "format_tool_results",
     "native_needs_vision",
+    "report",
     "wire_options",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ._hoist import hoist
+from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
 from .wires import TABLE, plan
@@ -15,6 +17,7 @@ __all__ = [
     "carries_native",
     "format_tool_results",
     "native_needs_vision",
+    "report",
     "wire_options",
 ]
 
@@ -76,9 +79,11 @@ def format_tool_results(
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.
 
-    anthropic and gemini put every result in one user message; openai, ollama
-    and hermes send one tool message per result; responses one input item each.
-    Options are those of :meth:`ToolResult.to`.
+    anthropic, gemini and bedrock put every result in one user message; openai,
+    ollama and hermes send one tool message per result; responses one input item
+    each. Options are those of :meth:`ToolResult.to`, plus ``hoist`` (openai,
+    ollama): images (``image_input``) and, on openai, PDFs (``native_pdf``) go
+    in one user message after the tool messages (see ``_hoist``).
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
@@ -86,11 +91,36 @@ def format_tool_results(
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     """
     block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+    if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
+        checked = [_checked(result) for result in results]
+        return hoist(wire, checked, TABLE[wire].block, resolved)
     blocks = []
-    for result in results:
+    for result in results:  # the hot path: no call per result but the block's
         if not isinstance(result, ToolResult):
-            raise InvalidToolResult(
-                f"results must be ToolResult objects, not {type(result).__name__}"
-            )
+            _checked(result)
         blocks.append(block(result, resolved))
     return TABLE[wire].envelope(blocks)
+
+
+def _checked(result: object) -> ToolResult:
+    if not isinstance(result, ToolResult):
+        raise InvalidToolResult(f"results must be ToolResult objects, not {type(result).__name__}")
+    return result
+
+
+def report(wire: str, result: ToolResult, /, **options: object) -> tuple[Decision, ...]:
+    """Return, per content item of ``result``, what ``wire`` gets with ``options`` and why.
+
+    Each :class:`Decision` says whether the item went natively, as text, as a
+    placeholder (with the reason: the wire has no form for it, the model does
+    not read it, over the size limit, invalid base64, unsupported MIME, ...),
+    hoisted into a user turn, or was left out (audience). Options are those of
+    :func:`format_tool_results`; the rules are the ones the blocks use.
+
+    :raises UnknownWire: for a wire not in ``WIRES``.
+    :raises UnknownOption: for an option name no wire knows.
+    :raises InvalidOption: for an option value it cannot take.
+    :raises InvalidToolResult: when ``result`` is not a ToolResult.
+    """
+    _, resolved = plan(wire, unknown=options)
+    return decide(TABLE[wire], _checked(result), resolved)

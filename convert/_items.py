@@ -16,8 +16,27 @@ Item kinds:
 - ``PDF``: a base64 blob declared ``application/pdf`` whose bytes start ``%PDF-``.
 - ``NATIVE``: an Anthropic-native block kept as a block (``document``,
   ``search_result``, an image given by URL).
-- ``OTHER``: everything else -- audio, other blobs, resource links, unknown item
-  types, broken payloads. Only its placeholder goes anywhere.
+- ``OTHER``: everything else -- audio, other blobs, unknown item types, broken
+  payloads. Only its placeholder goes anywhere.
+- ``LINK``: an MCP ``resource_link``, with its URI (as given) and declared MIME
+  type kept. Its placeholder goes everywhere, unless the option ``url_sources``
+  sends an https image or PDF by URL.
+
+How a wire reads an item:
+
+- ``kind`` (one of the constants), ``text`` (its string form: the text, or the
+  metadata-only placeholder), ``mime``, ``uri``, ``size`` (decoded bytes, from
+  the length), ``cache_control``, ``block`` (NATIVE).
+- ``raw`` is an IMAGE or PDF payload *as given*: it has passed only the O(1)
+  screen of :func:`_base64.screen` and must never be sent as it is. A wire that
+  would send it calls ``item.native(limit)``, which returns ``(data, "")`` with
+  the clean base64 (the same object when the payload was clean; the strict
+  check runs on the first call and is remembered, races are benign: the check
+  is pure), or ``(None, text)`` with the placeholder to send instead (over the
+  limit, or ``... (invalid base64)`` when the strict check failed).
+  :func:`unsent` turns what ``native`` gave into the reason the wires'
+  ``reason`` functions and the report give (``too_large``, ``invalid_base64``).
+- Nothing else about an item changes after it is built; a wire never decodes.
 """
 
 from __future__ import annotations
@@ -25,38 +44,63 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import _base64
+from . import _base64, _values
 
 __all__ = [
     "DOCUMENT",
     "IMAGE",
     "IMAGE_MIMES",
+    "LINK",
     "NATIVE",
     "OTHER",
     "PDF",
     "TEXT",
     "Item",
     "parse_item",
+    "unsent",
 ]
 
-TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER = range(6)
+TEXT, DOCUMENT, IMAGE, PDF, NATIVE, OTHER, LINK = range(7)
 
 #: The image types every wire with a native image form takes (gemini: not GIF).
 IMAGE_MIMES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 _OCTET_STREAM = "application/octet-stream"
+# What URL parsers skip before a scheme: C0 controls and space (and Unicode spaces).
+_LEADING = (
+    "".join(map(chr, range(0x21)))
+    + "".join(
+        chr(code) for code in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F)
+    )
+    + "\u205f\u3000\ufeff"
+)
+
+
+_UNCHECKED: Any = object()  # the strict base64 check has not run yet
 
 
 class Item:
     """One parsed content item (internal; see the module docstring for kinds)."""
 
-    __slots__ = ("block", "cache_control", "data", "kind", "mime", "size", "text", "uri")
+    __slots__ = (
+        "_clean",
+        "block",
+        "cache_control",
+        "declared",
+        "kind",
+        "mime",
+        "raw",
+        "size",
+        "tag",
+        "text",
+        "uri",
+    )
 
     def __init__(
         self,
         kind: int,
         text: str,
         *,
-        data: str = "",
+        raw: str = "",
         mime: str = "",
         uri: str = "",
         size: int = 0,
@@ -65,12 +109,44 @@ class Item:
     ) -> None:
         self.kind = kind
         self.text = text  # the string form of this item
-        self.data = data  # clean base64 (IMAGE, PDF)
+        self.raw = raw  # the payload as given, screened only (IMAGE, PDF)
+        self._clean: str | None = _UNCHECKED  # the strict check's result, once run
+        self.tag = ""  # the item type a placeholder names (IMAGE, PDF)
+        self.declared = ""  # the MIME type the item declared (IMAGE, PDF)
         self.mime = mime
         self.uri = uri
         self.size = size  # decoded bytes (IMAGE, PDF)
         self.cache_control = cache_control
         self.block = block  # Anthropic block to pass through (NATIVE)
+
+    def native(self, limit: int) -> tuple[str | None, str]:
+        """Return ``(clean base64, "")`` to send, or ``(None, placeholder)`` instead.
+
+        ``limit`` bounds the payload's base64 length (as given, and once clean).
+        """
+        if len(self.raw) > limit:
+            return None, self.text
+        data = self._clean
+        if data is _UNCHECKED:
+            data = self._clean = _base64.clean(self.raw)
+        if data is None:
+            return None, f"{placeholder(self.tag, self.declared, self.uri)} (invalid base64)"
+        if len(data) > limit:
+            return None, self.text
+        return data, ""
+
+    @property
+    def invalid(self) -> bool:
+        """True once the strict check has run and failed (``native`` then sends nothing)."""
+        return self._clean is None
+
+
+def unsent(item: Item, data: str | None) -> str | None:
+    """Return why ``item.native(...)`` gave ``data`` None: ``"invalid_base64"`` or
+    ``"too_large"``; None when ``data`` is the payload to send."""
+    if data is not None:
+        return None
+    return "invalid_base64" if item.invalid else "too_large"
 
 
 def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:
@@ -91,9 +167,10 @@ def shown_uri(uri: str) -> str:
     A ``data:`` URI carries the content itself (often the very base64 the
     placeholder stands in for), so only its media type part is shown.
     """
-    if uri[:5].lower() != "data:":
+    stripped = uri.lstrip(_LEADING)
+    if stripped[:5].lower() != "data:":
         return uri
-    head, comma, _ = uri.partition(",")
+    head, comma, _ = stripped.partition(",")
     return f"{head},..." if comma else head
 
 
@@ -113,10 +190,10 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
         return _resource(raw.get("resource"))
     if kind == "resource_link":
         name = _string(raw.get("name")) or _string(raw.get("title"))
-        uri = shown_uri(_string(raw.get("uri")))
-        return Item(
-            OTHER, f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
-        )
+        given = _string(raw.get("uri"))
+        uri = shown_uri(given)
+        text = f"[resource_link] {name} <{uri}>" if name else f"[resource_link] <{uri}>"
+        return Item(LINK, text, uri=given, mime=_mime(raw))
     if kind == "document":
         return _native_document(raw)
     if kind == "search_result":
@@ -128,8 +205,7 @@ def _unknown(kind: str, raw: Mapping[str, Any]) -> Item:
     """Return the placeholder of an item type nobody knows, naming what it declares."""
     mime = _mime(raw)
     uri = shown_uri(_string(raw.get("uri")))
-    data = _base64.clean(raw.get("data", raw.get("blob")))
-    size = _base64.decoded_size(data) if data is not None else None
+    size = _base64.screen(raw.get("data", raw.get("blob")))
     return Item(OTHER, placeholder(kind, mime, uri, size))
 
 
@@ -164,27 +240,35 @@ def _resource(resource: object) -> Item:
 
 
 def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
-    """Classify a base64 payload by its declared MIME type and its leading bytes."""
-    data = _base64.clean(raw_data)
+    """Classify a base64 payload by its declared MIME type and its leading bytes (O(1))."""
+    size = _base64.screen(raw_data)
     shown = mime or _OCTET_STREAM
-    if data is None:
+    if size is None:
         return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
-    size = _base64.decoded_size(data)
+    data: str = raw_data  # type: ignore[assignment]  # screened: a str
     if kind == "resource" and mime.startswith("text/"):
+        cleaned = _base64.clean(data)  # the text is sent: decode it (the one decode)
+        if cleaned is None:
+            return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
         import binascii
 
-        text = binascii.a2b_base64(data).decode("utf-8", errors="replace")
+        text = _values.text(binascii.a2b_base64(cleaned).decode("utf-8", errors="replace"))
         return Item(DOCUMENT, text, mime=mime, uri=uri)
     sniffed = _base64.sniff(data)
+    item_kind = OTHER
     if kind == "image" or (kind == "resource" and mime.startswith("image/")):
         if sniffed in IMAGE_MIMES:
             # The bytes decide: providers check them, and a wrong label is a 400.
-            text = placeholder(kind, sniffed, uri, size)
-            return Item(IMAGE, text, data=data, mime=sniffed, uri=uri, size=size)
+            item_kind, mime = IMAGE, sniffed
     elif kind != "audio" and mime == "application/pdf" and sniffed == "application/pdf":
-        text = placeholder(kind, mime, uri, size)
-        return Item(PDF, text, data=data, mime=mime, uri=uri, size=size)
-    return Item(OTHER, placeholder(kind, shown, uri, size), mime=shown, uri=uri, size=size)
+        item_kind = PDF
+    if item_kind == OTHER:
+        return Item(OTHER, placeholder(kind, shown, uri, size), mime=shown, uri=uri, size=size)
+    item = Item(
+        item_kind, placeholder(kind, mime, uri, size), raw=data, mime=mime, uri=uri, size=size
+    )
+    item.tag, item.declared = kind, shown
+    return item
 
 
 def _native_image(source: object, cache_control: object) -> Item:
@@ -231,7 +315,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         item.text = placeholder("document", "application/pdf")
         item.cache_control = _cache_control(raw.get("cache_control"))
         return item
-    elif stype == "url" and isinstance(source.get("url"), str):
+    elif stype == "url" and isinstance(source.get("url"), str) and source["url"]:
         text = placeholder("document", "", source["url"])
         out_source = {"type": "url", "url": source["url"]}
     else:

@@ -11,10 +11,25 @@ from .errors import InvalidOption, UnknownOption
 if TYPE_CHECKING:
     from ._result import ToolResult
 
-__all__ = ["ALL_OPTIONS", "Options", "Wire", "resolve_options"]
+__all__ = [
+    "ALL_OPTIONS",
+    "EXTRA_FLAGS",
+    "UNIVERSAL",
+    "Options",
+    "Wire",
+    "as_flag",
+    "resolve_options",
+]
 
-ALL_OPTIONS = frozenset({"image_input", "native_pdf", "source_blocks", "response_tag"})
-_FLAGS = frozenset({"image_input", "native_pdf", "source_blocks"})
+#: Options added after the first four; each is false by default, so a call that
+#: does not pass one behaves exactly as before.
+EXTRA_FLAGS = ("raw_bytes", "url_sources", "audience", "hoist")
+ALL_OPTIONS = frozenset(
+    {"image_input", "native_pdf", "source_blocks", "response_tag", *EXTRA_FLAGS}
+)
+#: Options every wire reads, whatever its ``options`` say.
+UNIVERSAL = frozenset({"audience"})
+_FLAGS = frozenset({"image_input", "native_pdf", "source_blocks", *EXTRA_FLAGS})
 _TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
 
 
@@ -25,6 +40,15 @@ class Options(NamedTuple):
     native_pdf: bool = False
     source_blocks: bool = True
     response_tag: str = "tool_response"
+    #: bedrock: ``bytes`` for boto3 instead of the base64 string of the JSON API
+    raw_bytes: bool = False
+    #: anthropic, responses, gemini: an https ``resource_link`` to an image/PDF goes by URL
+    url_sources: bool = False
+    #: every wire: leave out items whose ``annotations.audience`` lacks "assistant"
+    audience: bool = False
+    #: openai, ollama (``format_tool_results`` only): media in one user message after
+    #: the tool messages
+    hoist: bool = False
 
 
 class Wire(NamedTuple):
@@ -39,6 +63,9 @@ class Wire(NamedTuple):
     defaults: Options
     block: Callable[[ToolResult, Options], Any]
     envelope: Callable[[list[Any]], list[dict[str, Any]]]
+    #: why an image or PDF item does not go out natively (None: it does); wires
+    #: without a native form leave it None. Read by the block and by the report.
+    reason: Callable[[Any, Options], str | None] | None = None
 
 
 def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
@@ -52,17 +79,30 @@ def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
         if name not in ALL_OPTIONS:
             raise UnknownOption(name, ALL_OPTIONS)
         value = _check(name, value)  # a bad value is a bug even where it is ignored
-        if name in wire.options:
+        if name in wire.options or name in UNIVERSAL:
             changes[name] = value
     return wire.defaults._replace(**changes) if changes else wire.defaults
 
 
+def as_flag(value: object) -> bool | None:
+    """Return ``value`` as a boolean when it is one (or a number equal to 0 or 1), else None.
+
+    0/1 are accepted as well as booleans (configuration files often say 1):
+    anything equal to 0 or 1 (a plan is cached by value, and 1 == 1.0 == True).
+    Strings are not flags: ``"false"`` would otherwise be true.
+    """
+    if value is True or value is False:
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    return None
+
+
 def _check(name: str, value: object) -> object:
     if name in _FLAGS:
-        # 0/1 are accepted as well as booleans (configuration files often say 1).
-        # Anything equal to 0 or 1 (a plan is cached by value, and 1 == 1.0 == True).
-        if isinstance(value, (bool, int, float)) and value in (0, 1):
-            return bool(value)
+        flag = as_flag(value)
+        if flag is not None:
+            return flag
         raise InvalidOption(f"option {name!r} must be true or false, not {value!r}")
     if isinstance(value, str) and _TAG.fullmatch(value):
         return value

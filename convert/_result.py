@@ -2,83 +2,92 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
-from . import _items
-from ._values import canonical_json, freeze
+from . import _items, _values
+from ._options import as_flag
+from ._values import canonical_json
 from .errors import InvalidToolResult
 from .wires import _PLANS, plan
 
 __all__ = ["ToolResult"]
 
+_INPUT_REQUIRED = (
+    "an input_required result asks the client for input; answer it and call the tool"
+    " again (it is not a tool's output)"
+)
+
 
 class ToolResult:
     """The result of one tool call, as MCP shapes it, ready for any wire.
 
-    ``content`` is the MCP content array (a list of objects, each with a string
-    ``type``); it is validated and parsed once, here, so conversion never fails on
-    content: an item a wire cannot carry becomes a metadata-only placeholder.
+    Every parameter is keyword-only. ``content`` is the MCP content array (a list
+    of objects, each with a string ``type``); it is checked and parsed once,
+    here, so conversion never fails on content: an item a wire cannot carry
+    becomes a metadata-only placeholder. The result keeps a read-only copy of
+    what it was given (strings without lone surrogates), so changing the
+    caller's lists or dicts afterwards changes nothing.
+
+    Building is O(1) in any base64 payload: the payload is screened (length,
+    padding, first and last symbols), its placeholder size comes from its
+    length, and the strict check runs on its first native use (remembered).
+
+    ``result_type`` is MCP's ``resultType`` (2026-07-28; ``"complete"`` when
+    absent); it is kept, not sent.
 
     :raises InvalidToolResult: when ``content`` is not a list of objects with a
-        string ``type``, or ``structured_content`` is not JSON.
+        string ``type``, ``structured_content`` is not JSON (or has non-string
+        keys), a value nests deeper than ``MAX_DEPTH`` (200) levels or is
+        cyclic, ``is_error`` is not a boolean, or a name, id or result type is
+        not a string.
     """
 
     __slots__ = (
-        "_content",
-        "_items",
+        "_parsed",
+        "_source",
         "_string",
         "_structured",
         "_texts",
         "id",
         "is_error",
         "name",
+        "result_type",
     )
 
     name: str
     id: str
     is_error: bool
-    _content: tuple[Mapping[str, Any], ...]
-    _items: tuple[_items.Item, ...]
+    result_type: str
+    _source: Sequence[Any]  # the frozen content, or the texts of an all-text result
+    _parsed: tuple[_items.Item, ...] | None  # the items; None until first needed (all-text)
     _string: str  # the string form, computed once
-    _texts: tuple[str, ...] | None  # the non-blank texts when every item is plain text
+    _texts: Sequence[str] | None  # the non-blank texts when every item is plain text
     _structured: tuple[Any, str | None]  # (frozen structured content, its canonical JSON)
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
+        *,
         name: str = "",
         id: str = "",
         content: Iterable[Mapping[str, Any]] = (),
         is_error: bool = False,
         structured_content: object = None,
-    ) -> None:
-        if not isinstance(name, str) or not isinstance(id, str):
-            raise InvalidToolResult("name and id must be strings")
-        if isinstance(content, (str, bytes, Mapping)) or not isinstance(content, Iterable):
-            raise InvalidToolResult(
-                f"content must be a list of content items, not {type(content).__name__}"
-            )
-        frozen = tuple(_freeze_item(item, index) for index, item in enumerate(content))
-        items = tuple(_items.parse_item(item) for item in frozen)
-        structured_json = None
-        if structured_content is not None:
-            try:
-                structured_json = canonical_json(structured_content)
-            except (TypeError, ValueError) as exc:
-                raise InvalidToolResult(f"structured_content is not JSON: {exc}") from None
-        set_ = object.__setattr__
-        set_(self, "name", name)
-        set_(self, "id", id)
-        set_(self, "is_error", bool(is_error))
-        set_(self, "_content", frozen)
-        set_(self, "_items", items)
-        set_(self, "_structured", (freeze(structured_content), structured_json))
-        # The string form; empty content sends the structured content as JSON, or "".
-        string = "\n".join(item.text for item in items) if items else structured_json or ""
-        set_(self, "_string", string)
-        # Fast path for the common all-text result: the non-blank texts, else None.
-        plain = all(item.kind == _items.TEXT and item.cache_control is None for item in items)
-        set_(self, "_texts", tuple(i.text for i in items if i.text.strip()) if plain else None)
+        result_type: str = "complete",
+    ) -> ToolResult:
+        if type(name) is not str or type(id) is not str:
+            if not isinstance(name, str) or not isinstance(id, str):
+                raise InvalidToolResult("name and id must be strings")
+            name, id = str(name), str(id)
+        if is_error is not True and is_error is not False:
+            flag = as_flag(is_error)
+            if flag is None:
+                raise InvalidToolResult(f"is_error must be true or false, not {is_error!r}")
+            is_error = flag
+        if type(result_type) is not str:
+            raise InvalidToolResult(f"result_type must be a string, not {result_type!r}")
+        return _build(cls, name, id, content, is_error, structured_content, result_type)
 
     @classmethod
     def from_mcp(cls, obj: object, *, id: str = "", name: str = "") -> ToolResult:
@@ -87,35 +96,68 @@ class ToolResult:
         ``obj`` is the camelCase JSON form (a mapping, optionally still wrapped in a
         JSON-RPC response's ``result``) or an ``mcp.types.CallToolResult`` object of
         any major version of the ``mcp`` package (attributes are read duck-typed).
+        ``isError`` must be a boolean when present; ``resultType`` (MCP
+        2026-07-28) is kept as ``result_type``. An ``input_required`` result
+        is not a tool's output (the client answers its input requests and
+        calls again), so it is refused.
 
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
-        data = _as_mapping(obj)
+        data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
                 f"expected an MCP CallToolResult (mapping or object), not {type(obj).__name__}"
             )
-        if "content" not in data and isinstance(data.get("result"), Mapping):
-            data = data["result"]  # a whole JSON-RPC response
-        if "content" not in data and "structuredContent" not in data:
-            raise InvalidToolResult("an MCP CallToolResult has 'content'; none found")
+        if "content" not in data:
+            result = data.get("result")
+            if isinstance(result, Mapping):
+                data = result  # a whole JSON-RPC response
+            if "content" not in data and "structuredContent" not in data:
+                if data.get("resultType") == "input_required":
+                    raise InvalidToolResult(_INPUT_REQUIRED)
+                raise InvalidToolResult("an MCP CallToolResult has 'content'; none found")
         content = data.get("content")
         if content is None:
             content = ()
-        elif isinstance(content, (list, tuple)):
-            content = [_as_mapping(item) or item for item in content]
-        return cls(
-            name=name,
-            id=id,
-            content=content,
-            is_error=data.get("isError", data.get("is_error")) is True,
-            structured_content=data.get("structuredContent", data.get("structured_content")),
-        )
+        is_error = data.get("isError")
+        if is_error is None:  # absent (mcp 1.x objects may dump None for an unset flag)
+            is_error = data.get("is_error")
+            if is_error is None:
+                is_error = False
+        result_type = data.get("resultType")
+        if result_type is None:
+            result_type = "complete"
+        elif result_type == "input_required":
+            raise InvalidToolResult(_INPUT_REQUIRED)
+        if (
+            type(name) is not str
+            or type(id) is not str
+            or (is_error is not True and is_error is not False)
+            or type(result_type) is not str
+        ):  # the constructor names what is wrong
+            return cls(name=name, id=id, is_error=is_error, result_type=result_type)
+        structured = data.get("structuredContent")
+        if structured is None:
+            structured = data.get("structured_content")
+        return _build(cls, name, id, content, is_error, structured, result_type)
+
+    @property
+    def _items(self) -> tuple[_items.Item, ...]:
+        """The parsed items (built on first use for an all-text result; benign race)."""
+        parsed = self._parsed
+        if parsed is None:
+            parsed = tuple([_items.Item(_items.TEXT, text) for text in self._source])
+            object.__setattr__(self, "_parsed", parsed)
+        return parsed
 
     @property
     def content(self) -> tuple[Mapping[str, Any], ...]:
         """The MCP content array, read-only."""
-        return self._content
+        if self._source and type(self._source[0]) is str:  # an all-text result
+            return tuple(
+                [MappingProxyType({"type": "text", "text": text}) for text in self._source]
+            )
+        return tuple(self._source)
 
     @property
     def structured_content(self) -> Any:
@@ -171,7 +213,8 @@ class ToolResult:
             self.name == other.name
             and self.id == other.id
             and self.is_error == other.is_error
-            and self._content == other._content
+            and self.result_type == other.result_type
+            and self.content == other.content
             and self._structured[1] == other._structured[1]
         )
 
@@ -180,7 +223,7 @@ class ToolResult:
     def __repr__(self) -> str:
         return (
             f"ToolResult(name={self.name!r}, id={self.id!r}, "
-            f"content=<{len(self._content)} items>, is_error={self.is_error!r}, "
+            f"content=<{len(self._source)} items>, is_error={self.is_error!r}, "
             f"structured_content={'<set>' if self._structured[1] else None})"
         )
 
@@ -221,6 +264,104 @@ def _camel(key: str) -> str:
     return head + "".join(word.title() for word in rest)
 
 
+class _Building(ToolResult):
+    """A ``ToolResult`` whose fields can still be set: plain slot stores, then the
+    object becomes a ``ToolResult`` (same layout) and is immutable from then on."""
+
+    __slots__ = ()
+    # Both, so that the type's attribute slot is the generic one again (fast stores).
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__
+
+
+_NO_STRUCTURED: tuple[Any, str | None] = (None, None)
+
+
+def _build(
+    cls: type[ToolResult],
+    name: str,
+    id: str,
+    content: object,
+    is_error: bool,
+    structured: object,
+    result_type: str,
+) -> ToolResult:
+    """Return a new result; the arguments' scalar types are already checked."""
+    if type(content) is not list and type(content) is not tuple:
+        if isinstance(content, (str, bytes, Mapping)) or not isinstance(content, Iterable):
+            raise InvalidToolResult(
+                f"content must be a list of content items, not {type(content).__name__}"
+            )
+        content = list(content)
+    # One pass for the common all-text content: plain {"type": "text", "text": str} items.
+    texts: list[str] = []
+    blank = False
+    for item in content:
+        if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
+            break
+        text = item.get("text")
+        if type(text) is not str:
+            break
+        if not text.isascii():
+            text = _values.text(text)
+        if not text or text.isspace():
+            blank = True
+        texts.append(text)
+    else:
+        # Private lists, never changed after this (cheaper than tuples to build).
+        source: Sequence[Any] = texts
+        parsed = None
+        string = "\n".join(texts)
+        plain: Sequence[str] | None = (
+            [text for text in texts if not text.isspace() and text] if blank else texts
+        )
+        texts = None  # type: ignore[assignment]  # marks the fast path as taken
+    if texts is not None:  # anything else: freeze each item, then parse it
+        source = tuple([_freeze_item(item, index) for index, item in enumerate(content)])
+        parsed = tuple([_items.parse_item(item) for item in source])
+        string = "\n".join([item.text for item in parsed])
+        if all(item.kind == _items.TEXT and item.cache_control is None for item in parsed):
+            plain = tuple([item.text for item in parsed if item.text.strip()])
+        else:
+            plain = None
+    if structured is None:
+        structured_pair = _NO_STRUCTURED
+    else:
+        frozen = _values.freeze(structured, "structured_content", string_keys=True)
+        try:
+            encoded = _values.text(canonical_json(structured))
+        except (TypeError, ValueError) as exc:
+            raise InvalidToolResult(f"structured_content is not JSON: {exc}") from None
+        structured_pair = (frozen, encoded)
+        if not source:
+            string = encoded  # empty content: the string form is the structured JSON
+    if cls is ToolResult:
+        self: Any = object.__new__(_Building)
+        self.name = name if name.isascii() else _values.text(name)
+        self.id = id if id.isascii() else _values.text(id)
+        self.is_error = is_error
+        self.result_type = result_type
+        self._source = source
+        self._parsed = parsed
+        self._string = string
+        self._texts = plain
+        self._structured = structured_pair
+        self.__class__ = ToolResult
+        return self  # type: ignore[no-any-return]
+    self = object.__new__(cls)  # a subclass: the same fields, set the slow way
+    set_ = object.__setattr__
+    set_(self, "name", _values.text(name))
+    set_(self, "id", _values.text(id))
+    set_(self, "is_error", is_error)
+    set_(self, "result_type", result_type)
+    set_(self, "_source", source)
+    set_(self, "_parsed", parsed)
+    set_(self, "_string", string)
+    set_(self, "_texts", plain)
+    set_(self, "_structured", structured_pair)
+    return self  # type: ignore[no-any-return]
+
+
 def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
     mapping = item if isinstance(item, Mapping) else _as_mapping(item)
     if mapping is None:
@@ -228,4 +369,4 @@ def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
     kind = mapping.get("type")
     if not isinstance(kind, str) or not kind:
         raise InvalidToolResult(f"content[{index}] has no string 'type'")
-    return freeze(mapping)  # type: ignore[no-any-return]
+    return _values.freeze(mapping, f"content[{index}]")  # type: ignore[no-any-return]

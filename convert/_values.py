@@ -1,13 +1,21 @@
-"""JSON values: canonical encoding, deep freezing and thawing."""
+"""JSON values: canonical encoding, deep freezing (bounded, surrogate-free) and thawing."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["canonical_json", "freeze", "thaw"]
+from .errors import InvalidToolResult
+
+__all__ = ["MAX_DEPTH", "canonical_json", "freeze", "text", "thaw"]
+
+#: How deep a value may nest (objects and arrays). Deeper values -- and cyclic
+#: ones, which are infinitely deep -- are refused with ``InvalidToolResult``.
+MAX_DEPTH = 200
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def canonical_json(value: object) -> str:
@@ -21,12 +29,65 @@ def canonical_json(value: object) -> str:
     )
 
 
-def freeze(value: object) -> Any:
-    """Return a read-only deep copy: mappings become mapping proxies, lists tuples."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: freeze(item) for key, item in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(item) for item in value)
+def text(value: str) -> str:
+    """Return ``value`` with every lone surrogate replaced by U+FFFD (O(1) when ASCII).
+
+    ``json.loads`` lets lone surrogates through (``"\\ud800"``); no UTF-8 request
+    body can carry them, so they are replaced once, when a result is built.
+    """
+    if value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", value)
+    return value
+
+
+def freeze(value: object, where: str = "value", string_keys: bool = False) -> Any:
+    """Return a read-only deep copy: mappings become mapping proxies, lists tuples.
+
+    Strings lose their lone surrogates. With ``string_keys``, a mapping key that
+    is not a string is refused (JSON objects have string keys only).
+
+    :raises InvalidToolResult: for a value nested deeper than ``MAX_DEPTH`` (or
+        cyclic), or a non-string key where ``string_keys`` asks for strings.
+    """
+    return _freeze(value, where, string_keys, MAX_DEPTH)
+
+
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _freeze(value: Any, where: str, string_keys: bool, depth: int) -> Any:
+    kind = type(value)
+    if kind is str:
+        return text(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        if not depth:
+            raise InvalidToolResult(f"{where} nests deeper than {MAX_DEPTH} levels (or is cyclic)")
+        out = {}
+        for key, item in value.items():
+            if type(key) is str:
+                if not key.isascii():
+                    key = text(key)
+            elif string_keys:
+                raise InvalidToolResult(f"{where} has a key that is not a string: {key!r}")
+            if type(item) is str:  # leaves inline: most values are strings
+                out[key] = item if item.isascii() else text(item)
+            elif type(item) in _SCALARS:
+                out[key] = item
+            else:
+                out[key] = _freeze(item, where, string_keys, depth - 1)
+        return MappingProxyType(out)
+    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        if not depth:
+            raise InvalidToolResult(f"{where} nests deeper than {MAX_DEPTH} levels (or is cyclic)")
+        return tuple([_freeze(item, where, string_keys, depth - 1) for item in value])
+    if isinstance(value, str):  # a str subclass: keep a plain string
+        return text(str(value))
     return value
 
 

@@ -9,7 +9,9 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── UnknownOption(ConvertError, TypeError)      option no wire knows
         ├── InvalidOption(ConvertError, ValueError)     known option, unusable value
         └── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
-                                                        content array
+                                                        content array, non-JSON or
+                                                        too deep values, a non-boolean
+                                                        is_error, an input_required result
 
 Conversion itself never raises on *content*: once a ``ToolResult`` exists, any item
 a wire cannot carry (unknown type, broken base64, mismatched MIME, oversize) goes
@@ -72,7 +74,8 @@ class InvalidOption(ConvertError, ValueError):
 
 
 class InvalidToolResult(ConvertError, ValueError):
-    """Input that is not an MCP tool result (content not a list of typed objects, ...)."""
+    """Input that is not an MCP tool result (content not a list of typed objects, values
+    nested deeper than 200 levels or cyclic, ``is_error`` not a boolean, ...)."""
 
 
 def _closest(word: object, choices: list[str]) -> str:

@@ -9,11 +9,13 @@ data directory by default (created, migrated and seeded on first use);
 
 from __future__ import annotations
 
+from ._bulk import ClaimInput, ClaimsReport
 from ._writer import Writer
 from .errors import (
     DatabaseError,
     DatabaseLocked,
     DuplicateEntry,
+    InUse,
     InvalidCapability,
     InvalidInput,
     InvalidModelId,
@@ -21,13 +23,27 @@ from .errors import (
     InvalidSeed,
     InvalidStatus,
     InvalidWire,
+    NoRegistry,
     RegistryError,
+    UnknownCapability,
+    UnknownClaim,
     UnknownEngine,
     UnknownModel,
     UnknownRule,
 )
 from .models import EVIDENCE_STATUSES, evidence_rank
-from .records import Claim, ClaimEvent, Engine, EngineSnapshot, Model, Rule, WireForm
+from .records import (
+    Capability,
+    ChangeEvent,
+    Claim,
+    ClaimEvent,
+    Engine,
+    EngineSnapshot,
+    LogEntry,
+    Model,
+    Rule,
+    WireForm,
+)
 from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, resolve
 from .seed import SeedReport, seed
 from .store import NATIVE_MEDIA_CAPABILITIES, Registry
@@ -36,14 +52,19 @@ __all__ = [
     "EVIDENCE_STATUSES",
     "FLAGS",
     "NATIVE_MEDIA_CAPABILITIES",
+    "Capability",
+    "ChangeEvent",
     "Claim",
     "ClaimEvent",
+    "ClaimInput",
+    "ClaimsReport",
     "DatabaseError",
     "DatabaseLocked",
     "DuplicateEntry",
     "Engine",
     "EngineSnapshot",
     "FlagTrace",
+    "InUse",
     "InvalidCapability",
     "InvalidInput",
     "InvalidModelId",
@@ -51,13 +72,17 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "LogEntry",
     "Model",
+    "NoRegistry",
     "Registry",
     "RegistryError",
     "Resolution",
     "Resolver",
     "Rule",
     "SeedReport",
+    "UnknownCapability",
+    "UnknownClaim",
     "UnknownEngine",
     "UnknownModel",
     "UnknownRule",

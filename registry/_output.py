@@ -42,8 +42,18 @@ def _plain(value: object) -> Any:
     return value
 
 
-def render(rows: Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[str]) -> str:
-    """Return ``rows`` rendered in ``fmt`` (one of ``FORMATS``) with ``columns``."""
+def render(
+    rows: Sequence[Mapping[str, Any]],
+    fmt: str,
+    columns: Sequence[str],
+    *,
+    width: int | None = None,
+) -> str:
+    """Return ``rows`` rendered in ``fmt`` (one of ``FORMATS``) with ``columns``.
+
+    A table wider than ``width`` characters has its widest columns narrowed and long
+    cells cut with ``…`` (None: never cut); JSON and CSV always hold the full values.
+    """
     if fmt == "json":
         return json.dumps(
             [{c: row.get(c) for c in columns} for row in rows], indent=2, ensure_ascii=False
@@ -57,13 +67,46 @@ def render(rows: Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[str]) 
         return out.getvalue().rstrip("\n")
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    if width is not None:
+        widths = fit(widths, width)
+    lines = [
+        "  ".join(
+            _cut(c.upper(), w).ljust(w) for c, w in zip(columns, widths, strict=True)
+        ).rstrip()
+    ]
     lines += [
-        "  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() for line in cells
+        "  ".join(_cut(v, w).ljust(w) for v, w in zip(line, widths, strict=True)).rstrip()
+        for line in cells
     ]
     if not rows:
         lines.append("(none)")
     return "\n".join(lines)
+
+
+#: A column is never narrowed below this many characters (headers are cut too).
+MIN_WIDTH = 4
+
+
+def fit(widths: list[int], total: int) -> list[int]:
+    """Narrow the widest columns, one character at a time, until the table fits ``total``.
+
+    Columns are two spaces apart; none goes below ``MIN_WIDTH`` (a terminal narrower
+    than that many columns wraps what is left).
+    """
+    widths = list(widths)
+    floor = [min(w, MIN_WIDTH) for w in widths]
+    excess = sum(widths) + 2 * (len(widths) - 1) - total
+    while excess > 0:
+        widest = max(range(len(widths)), key=lambda i: widths[i] - floor[i])
+        if widths[widest] <= floor[widest]:
+            break
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def _cell(value: object) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from sqlalchemy import Row, Select, or_, select
+from sqlalchemy import Row, Select, select, union_all
 from sqlalchemy.engine import Connection
 
 from .errors import UnknownEngine
@@ -26,6 +27,7 @@ from .records import (
     ClaimEvent,
     Engine,
     EngineSnapshot,
+    LogEntry,
     Model,
     Rule,
     WireForm,
@@ -209,10 +211,21 @@ def snapshot(
         model_query = model_query.where(ModelRow.model_id.in_(list(models)))
     model_rows = connection.execute(model_query).all()
     model_ids = {row[0]: row[1] for row in model_rows}
-    claim_query = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    claims = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    claim_query: Any = claims
     if models is not None:
-        claim_query = claim_query.where(
-            or_(ClaimRow.model_row_id.is_(None), ClaimRow.model_row_id.in_(list(model_ids)))
+        # Only the rows that can decide: the engine's own claims, every rule's, and
+        # those of the models asked for. One SELECT per kind, each an index lookup, so
+        # the cost does not grow with the number of models (an OR of the three makes
+        # both SQLite and PostgreSQL scan all of the engine's claims).
+        # (Rule and model row ids belong to this engine already: filtering on
+        # engine_id again would let the planner pick the scan.)
+        rule_ids = select(RuleRow.id).where(RuleRow.engine_id == engine_id)
+        any_claim = select(*_SNAPSHOT_CLAIM_COLUMNS)
+        claim_query = union_all(
+            claims.where(ClaimRow.subject_key == "engine"),
+            any_claim.where(ClaimRow.rule_id.in_(rule_ids.scalar_subquery())),
+            any_claim.where(ClaimRow.model_row_id.in_(list(model_ids))),
         )
     engine_claims: dict[str, Claim] = {}
     rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
@@ -252,6 +265,49 @@ def to_event(row: AnyRow) -> ClaimEvent:
 _EVENT_FIELDS: Sequence[str] = tuple(
     column.key for column in ClaimEventRow.__table__.columns if column.key != "claim_id"
 )
+
+
+def claim_log_entry(row: AnyRow) -> LogEntry:
+    """Build a log entry from a claim_event row: every claim field that changed."""
+    m = row._mapping
+    changes = {
+        name: (m[f"old_{name}"], m[f"new_{name}"])
+        for name in ("value", "status", "evidence", "source", "verified_at")
+        if m[f"old_{name}"] != m[f"new_{name}"]
+    }
+    return LogEntry(
+        m["occurred_at"],
+        m["actor"],
+        m["engine"],
+        m["subject_key"],
+        f"claim {m['capability']} {m['action']}",
+        MappingProxyType(changes),
+        m["reason"],
+    )
+
+
+def change_log_entry(row: AnyRow) -> LogEntry:
+    """Build a log entry from a change_event row: the row's fields, added or removed."""
+    m = row._mapping
+    detail = json.loads(m["detail"])
+    if m["action"] == "move":
+        changes = {"position": (detail.get("from"), detail.get("to"))}
+    elif m["action"] == "update":
+        changes = {k: (v.get("old"), v.get("new")) for k, v in detail.items()}
+    elif m["action"] == "add":
+        changes = {k: (None, v) for k, v in detail.items()}
+    else:
+        changes = {k: (v, None) for k, v in detail.items()}
+    subject = m["subject"]
+    return LogEntry(
+        m["occurred_at"],
+        m["actor"],
+        m["engine"],
+        subject,
+        f"{m['entity']} {m['action']}",
+        MappingProxyType(changes),
+        m["reason"],
+    )
 
 
 def to_wire_form(row: AnyRow) -> WireForm:

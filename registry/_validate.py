@@ -6,6 +6,7 @@ import re
 
 from toolwire.convert import WIRES, carries_native
 
+from ._rules import compile_rule
 from .errors import (
     InvalidCapability,
     InvalidInput,
@@ -20,8 +21,11 @@ CAPABILITY_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 ENGINE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 MODEL_ID_MAX = 256
 PATTERN_MAX = 512
-# Any whitespace or control/format character (C0, DEL, C1, and Unicode Cc/Cf/Zl/Zp).
-_BAD_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+# Any whitespace or control/format character (C0, DEL, C1, Unicode Cc/Cf/Zl/Zp) and
+# lone surrogates (not text: they cannot be stored as UTF-8).
+_BAD_IN_ID = re.compile(
+    r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ud800-\udfff]"
+)
 
 
 def capability(name: object) -> str:
@@ -129,7 +133,7 @@ def rule_pattern(pattern: object, match: str) -> str:
     """Return a usable rule pattern: a compiling regex, or a valid model id when exact.
 
     :raises InvalidRule: for an unknown match kind, an empty or oversized pattern, or
-        a regex that does not compile.
+        a regex RE2 cannot take (lookaround, backreferences, bad syntax).
     :raises InvalidModelId: for an exact pattern that is not a valid model id.
     """
     if match not in MATCH_KINDS:
@@ -138,10 +142,7 @@ def rule_pattern(pattern: object, match: str) -> str:
         raise InvalidRule(f"invalid rule pattern {pattern!r}: 1 to {PATTERN_MAX} characters")
     if match == "exact":
         return model_id(pattern)
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise InvalidRule(f"invalid regex {pattern!r}: {error}") from None
+    compile_rule(pattern)
     return pattern
 
 
@@ -152,14 +153,22 @@ def actor(value: object, what: str = "recorded_by") -> str:
     """
     if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
         raise InvalidInput(f"invalid {what} {value!r}: a non-empty name, one line, at most 128")
-    return value
+    return text(value, what)
+
+
+_NOT_TEXT = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def text(value: object, what: str) -> str:
-    """Return a string field.
+    """Return a string field that every backend stores as it is.
 
-    :raises InvalidInput: when it is not a string.
+    :raises InvalidInput: when it is not a string, or holds a NUL or a lone surrogate
+        (PostgreSQL stores neither; SQLite would, so the check is the same everywhere).
     """
     if not isinstance(value, str):
         raise InvalidInput(f"invalid {what} {value!r}: must be a string")
+    if _NOT_TEXT.search(value):
+        raise InvalidInput(
+            f"invalid {what} {value!r}: NUL and lone surrogates (not UTF-8) are not text"
+        )
     return value

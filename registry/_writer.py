@@ -8,61 +8,35 @@ registry revision once when anything changed. Every claim change appends one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import Connection
-from toolwire.convert import InvalidOption, format_tool_results
 
 from . import _queries as q
 from . import _validate as check
-from .errors import DuplicateEntry, InvalidInput, InvalidRule, UnknownRule
+from ._bulk import Bulk
+from ._removal import Removals
+from ._wbase import WriterBase, as_date, checked_tag, old_fields, required
+from .errors import DuplicateEntry, InvalidInput, InvalidRule
 from .models import (
+    CapabilityRow,
     ClaimEventRow,
     ClaimRow,
     EngineRow,
     ModelRow,
-    RegistryStateRow,
     RuleRow,
     WireFormRow,
     utcnow,
 )
-from .records import Claim, Engine, Model, Rule, WireForm
+from .records import Capability, Claim, Engine, Model, Rule, WireForm
+from .vocab import VALUE_KINDS
 
 __all__ = ["Writer"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Subject:
-    key: str
-    label: str
-    model_row_id: int | None = None
-    rule_id: int | None = None
-
-
-class Writer:
+class Writer(Removals, Bulk, WriterBase):
     """Apply registry writes on a connection that is inside a write transaction."""
-
-    def __init__(self, connection: Connection) -> None:
-        self._connection = connection
-        self.changed = False
-
-    def begin(self) -> None:
-        """Take the registry's write lock (the registry_state row) for this transaction."""
-        self._connection.execute(
-            select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).with_for_update()
-        )
-
-    def finish(self) -> None:
-        """Bump the registry revision once if this transaction changed anything."""
-        if self.changed:
-            self._connection.execute(
-                update(RegistryStateRow)
-                .where(RegistryStateRow.id == 1)
-                .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
-            )
 
     # -- engines, models, rules ---------------------------------------------------
 
@@ -87,12 +61,12 @@ class Writer:
         """
         values = {
             "name": check.engine_name(name),
-            "provider": _required(provider, "provider"),
-            "family": _required(family, "family"),
+            "provider": required(provider, "provider", 256),
+            "family": required(family, "family", 32),
             "default_wire": check.wire(default_wire),
             "kind": check.engine_kind(kind),
-            "base_url": None if base_url is None else _required(base_url, "base_url"),
-            "response_tag": _tag(response_tag),
+            "base_url": None if base_url is None else required(base_url, "base_url", 512),
+            "response_tag": checked_tag(response_tag),
             "note": check.text(note, "note"),
             "created_at": utcnow(),
             "created_by": check.actor(created_by, "created_by"),
@@ -100,7 +74,8 @@ class Writer:
         if self._connection.scalar(select(EngineRow.id).where(EngineRow.name == name)):
             raise DuplicateEntry(f"engine {name!r} already exists")
         self._connection.execute(insert(EngineRow).values(values))
-        self.changed = True
+        detail = {k: v for k, v in values.items() if k not in ("name", "created_at", "created_by")}
+        self._change(name, "engine", f"engine {name}", "add", detail, created_by)
         return q.to_engine(
             self._connection.execute(select(*q.ENGINE_COLUMNS).where(EngineRow.name == name)).one()
         )
@@ -195,10 +170,74 @@ class Writer:
             )
             .returning(RuleRow.id)
         )
-        self.changed = True
+        self._change(
+            engine,
+            "rule",
+            f"rule:{rule_id}",
+            "add",
+            {"match": match, "pattern": pattern, "position": position, "wire": wire, "note": note},
+            created_by,
+        )
         return q.to_rules(
             self._connection.execute(q.rule_select().where(RuleRow.id == rule_id)), {}
         )[0]
+
+    # -- the capability vocabulary ------------------------------------------------
+
+    def add_capability(
+        self,
+        name: str,
+        *,
+        description: str,
+        value_kind: str = "bool",
+        gates: str | None = None,
+        created_by: str,
+    ) -> Capability:
+        """Add a capability to the vocabulary, so claims may use it.
+
+        :raises InvalidCapability: for a malformed name.
+        :raises DuplicateEntry: when the vocabulary has it already.
+        :raises InvalidInput: for an empty description, an unknown value kind or actor.
+        """
+        check.capability(name)
+        if not isinstance(description, str) or not description.strip():
+            raise InvalidInput("a capability needs a description: say what its claims mean")
+        check.text(description, "description")
+        if value_kind not in VALUE_KINDS:
+            raise InvalidInput(
+                f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}"
+            )
+        if gates is not None:
+            required(gates, "gates", 64)
+        check.actor(created_by, "created_by")
+        if self._connection.scalar(select(CapabilityRow.name).where(CapabilityRow.name == name)):
+            raise DuplicateEntry(f"capability {name!r} already exists")
+        values: dict[str, Any] = {
+            "name": name,
+            "description": description,
+            "value_kind": value_kind,
+            "gates": gates,
+            "created_at": utcnow(),
+            "created_by": created_by,
+        }
+        self._connection.execute(insert(CapabilityRow).values(values))
+        self._change(
+            None,
+            "capability",
+            f"capability {name}",
+            "add",
+            {"description": description, "value_kind": value_kind, "gates": gates},
+            created_by,
+        )
+        self._forget_vocabulary()
+        return Capability(**values)
+
+    def has_capability(self, name: str) -> bool:
+        """Return whether the vocabulary has ``name``."""
+        found = self._connection.scalar(
+            select(CapabilityRow.name).where(CapabilityRow.name == name)
+        )
+        return found is not None
 
     # -- claims -------------------------------------------------------------------
 
@@ -241,22 +280,25 @@ class Writer:
         :raises UnknownEngine: when the engine does not exist.
         :raises UnknownRule: when ``rule`` names no rule of the engine.
         :raises InvalidCapability: for a malformed capability name.
+        :raises UnknownCapability: for a capability not in the vocabulary.
         :raises InvalidStatus: for an unknown evidence status.
         :raises InvalidModelId: for an unusable model id.
-        :raises InvalidInput: for a non-boolean value, empty evidence, or both subjects.
+        :raises InvalidInput: for a non-boolean value, empty evidence, both subjects, or
+            a ``verified_at`` in the future.
         """
-        check.capability(capability)
+        self.known_capability(capability)
         check.status(status)
         if not isinstance(value, bool):
             raise InvalidInput(f"invalid claim value {value!r}: must be true or false")
         if not isinstance(evidence, str) or not evidence.strip():
             raise InvalidInput("a claim needs evidence: say what supports it")
+        check.text(evidence, "evidence")
         if source is not None:
             check.text(source, "source")
         if reason is not None:
             check.text(reason, "reason")
         check.actor(recorded_by)
-        verified_at = _as_date(verified_at)
+        verified_at = as_date(verified_at)
         if model is not None and rule is not None:
             raise InvalidInput("a claim is about a model or a rule, not both")
         if model is not None:
@@ -264,7 +306,7 @@ class Writer:
         engine_id = q.engine_id(self._connection, engine)
         subject = self._subject(engine_id, engine, model, rule, create_by=recorded_by)
         assert subject is not None
-        new = {
+        new: dict[str, Any] = {
             "value": value,
             "status": status,
             "evidence": evidence,
@@ -280,10 +322,17 @@ class Writer:
             )
         ).first()
         if current is not None and all(getattr(current, k) == v for k, v in new.items()):
-            claim = self._claim_at(engine_id, subject.key, capability)
-            assert claim is not None
-            return claim
-        stamp = {"recorded_by": recorded_by, "recorded_at": now}
+            return Claim(
+                engine,
+                subject.key,
+                model,
+                subject.rule_id,
+                capability,
+                **new,
+                recorded_by=current.recorded_by,
+                recorded_at=current.recorded_at,
+            )
+        stamp: dict[str, Any] = {"recorded_by": recorded_by, "recorded_at": now}
         if current is None:
             claim_id = self._connection.scalar(
                 insert(ClaimRow)
@@ -310,7 +359,7 @@ class Writer:
                 subject_key=subject.key,
                 subject=subject.label,
                 capability=capability,
-                **_old(current),
+                **old_fields(current),
                 **{f"new_{k}": v for k, v in new.items()},
                 actor=recorded_by,
                 occurred_at=now,
@@ -318,9 +367,7 @@ class Writer:
             )
         )
         self.changed = True
-        claim = self._claim_at(engine_id, subject.key, capability)
-        assert claim is not None
-        return claim
+        return Claim(engine, subject.key, model, subject.rule_id, capability, **new, **stamp)
 
     def set_wire_form(
         self,
@@ -399,117 +446,3 @@ class Writer:
         return None if found is None else int(found)
 
     # -- helpers ------------------------------------------------------------------
-
-    def _claim_at(self, engine_id: int, subject_key: str, capability: str) -> Claim | None:
-        row = self._connection.execute(
-            q.claim_select().where(
-                ClaimRow.engine_id == engine_id,
-                ClaimRow.subject_key == subject_key,
-                ClaimRow.capability == capability,
-            )
-        ).first()
-        return None if row is None else q.to_claim(row)
-
-    def _model_row_id(self, engine_id: int, model_id: str) -> int | None:
-        found = self._connection.scalar(
-            select(ModelRow.id).where(
-                ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
-            )
-        )
-        return None if found is None else int(found)
-
-    def _insert_model(
-        self, engine_id: int, model_id: str, *, wire: str | None, note: str, created_by: str
-    ) -> int:
-        row_id: int = self._connection.execute(
-            insert(ModelRow)
-            .values(
-                engine_id=engine_id,
-                model_id=model_id,
-                wire=wire,
-                note=note,
-                created_at=utcnow(),
-                created_by=created_by,
-            )
-            .returning(ModelRow.id)
-        ).scalar_one()
-        self.changed = True
-        return row_id
-
-    def _subject(
-        self,
-        engine_id: int,
-        engine: str,
-        model: str | None,
-        rule: int | str | None,
-        *,
-        create_by: str | None,
-    ) -> _Subject | None:
-        """Resolve the claim subject; a missing model row is created when ``create_by``."""
-        if model is not None:
-            row_id = self._model_row_id(engine_id, model)
-            if row_id is None:
-                if create_by is None:
-                    return None
-                row_id = self._insert_model(
-                    engine_id, model, wire=None, note="", created_by=create_by
-                )
-            return _Subject(f"model:{model}", f"model {model}", model_row_id=row_id)
-        if rule is not None:
-            found = self._find_rule(engine_id, engine, rule)
-            return _Subject(
-                f"rule:{found.id}",
-                f"rule #{found.id} {found.match} {found.pattern}",
-                rule_id=found.id,
-            )
-        return _Subject("engine", "engine")
-
-    def _find_rule(self, engine_id: int, engine: str, rule: int | str) -> Any:
-        where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
-        rows = self._connection.execute(
-            select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
-                RuleRow.engine_id == engine_id, where
-            )
-        ).all()
-        if not rows:
-            raise UnknownRule(engine, rule)
-        if len(rows) > 1:
-            raise InvalidRule(
-                f"pattern {rule!r} names both an exact and a regex rule of {engine!r}; "
-                "give the rule id"
-            )
-        return rows[0]
-
-
-def _required(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInput(f"invalid {what} {value!r}: must be a non-empty string")
-    return value
-
-
-def _tag(value: object) -> str | None:
-    """Return a hermes response tag the converter takes (it alone says what is valid)."""
-    if value is None:
-        return None
-    try:
-        if not isinstance(value, str):
-            raise InvalidOption("a tag is a string")
-        format_tool_results("hermes", [], response_tag=value)
-    except InvalidOption as error:
-        raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
-    return value
-
-
-def _as_date(value: object) -> date | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    raise InvalidInput(f"invalid verified_at {value!r}: must be a date")
-
-
-def _old(current: Any) -> dict[str, Any]:
-    fields = ("value", "status", "evidence", "source", "verified_at")
-    return {f"old_{k}": None if current is None else getattr(current, k) for k in fields}

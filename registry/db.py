@@ -17,35 +17,42 @@ import contextlib
 import functools
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
 
 from ._paths import user_data_dir
-from .errors import DatabaseError, DatabaseLocked
-from .seed import seed_connection
+
+if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
+    from alembic.config import Config
+from .errors import DatabaseError, DatabaseLocked, InvalidInput, NoRegistry
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DATABASE_URL_ENV",
     "VERSION_TABLE",
+    "alembic_config",
+    "check_known",
     "create_engine",
+    "create_sqlite_file",
     "current_revision",
     "default_database_url",
     "downgrade",
-    "ensure_ready",
     "for_writing",
+    "foreign_tables",
     "head_revision",
+    "migration_connection",
+    "refuse_symlink",
+    "require_registry",
+    "revision_of",
+    "setup_lock",
+    "sqlite_file",
     "upgrade",
     "wrap_errors",
 ]
@@ -62,13 +69,13 @@ _PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
 def default_database_url() -> str:
     """Return ``$TOOLWIRE_DATABASE_URL``, else an SQLite file in the user's data directory.
 
-    The data directory is created when missing.
+    The data directory is created when missing, readable by its owner only (0700).
     """
     url = os.environ.get(DATABASE_URL_ENV, "").strip()
     if url:
         return url
     directory = user_data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite:///{directory / DATABASE_FILE}"
 
 
@@ -77,11 +84,48 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
 
     :raises DatabaseError: when the URL is malformed or names an unavailable driver.
     """
+    if not isinstance(url, str) or "\x00" in url:
+        raise DatabaseError("cannot open database: the URL must be a string without NUL")
+    given, url = url, _read_only_sqlite(url)
     with wrap_errors("cannot open database"):
-        engine = sa.create_engine(url)
+        try:
+            engine = sa.create_engine(url)
+        except ValueError as error:  # e.g. a port that is not a number
+            raise DatabaseError(f"cannot open database: bad URL ({error})") from None
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine, busy_timeout_ms)
+        path = sqlite_file(engine)
+        if path is not None:
+            refuse_symlink(path, "database file")
+        _configure_sqlite(engine, busy_timeout_ms, wal=url == given)
     return engine
+
+
+def _read_only_sqlite(url: str) -> str:
+    """Open an SQLite file on a read-only file system as immutable, so it can be read.
+
+    SQLite cannot open a WAL database read-only without creating its -shm file; on a
+    read-only mount nothing can change the file, which is what ``immutable`` declares.
+    """
+    try:
+        parsed = make_url(url)
+    except Exception:  # reported by create_engine with the usual message
+        return url
+    database = parsed.database
+    if (
+        not parsed.drivername.startswith("sqlite")
+        or not database
+        or database == ":memory:"
+        or database.startswith("file:")
+    ):
+        return url
+    path = Path(database)
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and path.exists()
+    except (OSError, AttributeError):  # no such directory; no statvfs (Windows)
+        return url
+    if not read_only:
+        return url
+    return str(parsed.set(database=f"file:{path}?immutable=1", query={"uri": "true"}))
 
 
 def for_writing(engine: Engine) -> Engine:
@@ -92,7 +136,7 @@ def for_writing(engine: Engine) -> Engine:
     return engine.execution_options(**{_WRITE_OPTION: True})
 
 
-def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int, *, wal: bool = True) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take BEGIN away from the driver: SQLAlchemy emits it (see _on_begin).
@@ -100,7 +144,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            if wal:
+                cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
@@ -126,9 +171,15 @@ def wrap_errors(action: str) -> Iterator[None]:
             f"{action}: database driver not installed ({error.name or error}); "
             "for PostgreSQL: pip install 'toolwire[postgresql]'"
         ) from error
+    except UnicodeEncodeError as error:  # a lone surrogate from a non-UTF-8 argument
+        raise InvalidInput(
+            f"{action}: {error.object[error.start : error.end]!r} is not UTF-8 text"
+        ) from None
     except OSError as error:  # e.g. the setup lock file next to an SQLite database
         raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
-    except (exc.SQLAlchemyError, CommandError, sqlite3.Error) as error:
+    except Exception as error:
+        if not isinstance(error, (exc.SQLAlchemyError, sqlite3.Error, _command_error())):
+            raise
         detail = str(getattr(error, "orig", None) or error).strip().splitlines()
         first = detail[0] if detail else type(error).__name__
         if "database is locked" in first or "database is busy" in first:
@@ -138,7 +189,20 @@ def wrap_errors(action: str) -> Iterator[None]:
         raise DatabaseError(f"{action}: {first}") from error
 
 
-def _alembic_config(connection: Connection | None = None) -> Config:
+class _NeverRaised(Exception):
+    """Stands for alembic's CommandError while alembic is not imported."""
+
+
+def _command_error() -> type[Exception]:
+    """Return alembic's CommandError if alembic is loaded (nothing raises it otherwise)."""
+    found: type[Exception] = getattr(sys.modules.get("alembic.util"), "CommandError", _NeverRaised)
+    return found
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Return the alembic configuration of the shipped migrations (imports alembic)."""
+    from alembic.config import Config
+
     config = Config()
     # A wheel installs the package as a plain directory, so the path is a real one.
     location = str(resources.files("toolwire.migrations"))
@@ -154,16 +218,58 @@ def head_revision() -> str:
 
     :raises DatabaseError: when the migrations have several heads.
     """
+    from alembic.script import ScriptDirectory
+
     with wrap_errors("cannot read migrations"):
-        head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
         raise DatabaseError("no migrations found in toolwire.migrations")
     return head
 
 
-def _revision_of(connection: Connection) -> str | None:
-    context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
-    return context.get_current_revision()
+def revision_of(connection: Connection) -> str | None:
+    """Return the schema revision through ``connection`` with a plain query (None: empty)."""
+    if not sa.inspect(connection).has_table(VERSION_TABLE):
+        return None
+    rows = connection.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if len(rows) > 1:
+        raise DatabaseError(f"{VERSION_TABLE} holds several revisions: {', '.join(rows)}")
+    return rows[0] if rows else None
+
+
+def sqlite_file(engine: Engine) -> Path | None:
+    """Return the file of an SQLite database, None for other backends and memory DBs."""
+    if engine.dialect.name != "sqlite":
+        return None
+    database = make_url(engine.url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def require_registry(engine: Engine) -> None:
+    """Check that ``engine`` holds a toolwire registry, without creating anything.
+
+    :raises NoRegistry: when the SQLite file does not exist or no toolwire schema is there.
+    :raises DatabaseError: when the database cannot be reached.
+    """
+    shown = make_url(engine.url).render_as_string(hide_password=True)
+    hint = "run 'toolwire db upgrade' to create one"
+    path = sqlite_file(engine)
+    if path is not None and not path.exists():
+        raise NoRegistry(f"no toolwire registry at {shown}; {hint}")
+    with wrap_errors("cannot open database"), engine.connect() as connection:
+        present = sa.inspect(connection).has_table(VERSION_TABLE)
+    if not present:
+        raise NoRegistry(f"no toolwire registry at {shown} (no toolwire schema); {hint}")
+
+
+def foreign_tables(connection: Connection) -> list[str]:
+    """Return the tables of a database that has no toolwire schema (empty: a new DB)."""
+    inspector = sa.inspect(connection)
+    if inspector.has_table(VERSION_TABLE):
+        return []
+    return sorted(inspector.get_table_names())
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -172,11 +278,11 @@ def current_revision(engine: Engine) -> str | None:
     :raises DatabaseError: when the database cannot be read.
     """
     with wrap_errors("cannot read schema revision"), engine.connect() as connection:
-        return _revision_of(connection)
+        return revision_of(connection)
 
 
 @contextlib.contextmanager
-def _migration_connection(engine: Engine) -> Iterator[Connection]:
+def migration_connection(engine: Engine) -> Iterator[Connection]:
     """Yield a connection in one write transaction that DDL and data changes share.
 
     SQLite: foreign keys off around it (batch table rebuilds would cascade), checked
@@ -202,11 +308,11 @@ def _migration_connection(engine: Engine) -> Iterator[Connection]:
 
 
 @contextlib.contextmanager
-def _setup_lock(engine: Engine) -> Iterator[None]:
+def setup_lock(engine: Engine) -> Iterator[None]:
     """Hold an exclusive file lock next to an SQLite database file, where fcntl exists.
 
     Elsewhere the ``BEGIN IMMEDIATE`` (SQLite) or advisory lock (PostgreSQL) taken by
-    ``_migration_connection`` serialises setups on its own.
+    ``migration_connection`` serialises setups on its own.
     """
     database = make_url(engine.url).database if engine.dialect.name == "sqlite" else None
     try:
@@ -216,7 +322,10 @@ def _setup_lock(engine: Engine) -> Iterator[None]:
     if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
         yield
         return
-    with open(Path(database).with_name(Path(database).name + ".lock"), "a+b") as handle:
+    lock = Path(database).with_name(Path(database).name + ".lock")
+    refuse_symlink(lock, "lock file")
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(lock, flags, 0o600), "r+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -224,10 +333,50 @@ def _setup_lock(engine: Engine) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _check_known(revision: str | None) -> None:
+def refuse_symlink(path: Path, what: str) -> None:
+    """Refuse a database or lock file that is a symbolic link (it could point anywhere).
+
+    :raises DatabaseError: when ``path`` is a symlink.
+    """
+    if path.is_symlink():
+        raise DatabaseError(f"refusing the symlinked {what} {path}: give the real path")
+
+
+def create_sqlite_file(engine: Engine) -> None:
+    """Create a missing SQLite database file readable by its owner only (0600).
+
+    SQLite gives its -wal and -shm files the database file's permissions.
+
+    :raises DatabaseError: for a symlinked path or a file that cannot be created.
+    """
+    path = sqlite_file(engine)
+    if path is None:
+        return
+    refuse_symlink(path, "database file")
+    if path.exists():
+        return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        os.close(os.open(path, flags, 0o600))
+    except FileExistsError:  # another process created it meanwhile
+        pass
+    except OSError as error:
+        raise DatabaseError(
+            f"cannot create database file {path}: {error.strerror or error}"
+        ) from error
+
+
+def check_known(revision: str | None) -> None:
+    """Refuse a schema revision this toolwire does not ship (a newer package wrote it).
+
+    :raises DatabaseError: for an unknown revision.
+    """
     if revision is None:
         return
-    scripts = ScriptDirectory.from_config(_alembic_config())
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    scripts = ScriptDirectory.from_config(alembic_config())
     try:
         scripts.get_revision(revision)
     except CommandError as error:
@@ -242,13 +391,15 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
     :raises DatabaseError: when a migration fails; nothing is applied then.
     """
-    _check_known(current_revision(engine))
+    from alembic import command
+
+    check_known(current_revision(engine))
     with (
         wrap_errors("migration failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
+        setup_lock(engine),
+        migration_connection(engine) as connection,
     ):
-        command.upgrade(_alembic_config(connection), revision)
+        command.upgrade(alembic_config(connection), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
@@ -256,36 +407,11 @@ def downgrade(engine: Engine, revision: str) -> None:
 
     :raises DatabaseError: when a migration fails; nothing is applied then.
     """
+    from alembic import command
+
     with (
         wrap_errors("migration failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
+        setup_lock(engine),
+        migration_connection(engine) as connection,
     ):
-        command.downgrade(_alembic_config(connection), revision)
-
-
-def ensure_ready(engine: Engine) -> bool:
-    """Migrate to head and seed when the database is not at head; return whether it did.
-
-    Safe when several processes do it at once: the first one migrates and seeds, the
-    others wait for it and then find the database at head. Migration and seeding are one
-    transaction, so a failure leaves the database as it was.
-
-    :raises DatabaseError: when the database cannot be migrated or seeded.
-    """
-
-    head = head_revision()
-    if current_revision(engine) == head:
-        return False
-    with (
-        wrap_errors("database setup failed"),
-        _setup_lock(engine),
-        _migration_connection(engine) as connection,
-    ):
-        current = _revision_of(connection)
-        if current == head:
-            return False  # another process finished the setup while we waited
-        _check_known(current)
-        command.upgrade(_alembic_config(connection), "head")
-        seed_connection(connection)
-    return True
+        command.downgrade(alembic_config(connection), revision)

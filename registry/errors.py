@@ -7,16 +7,20 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── UnknownEngine(RegistryError, LookupError)     no engine of that name
         ├── UnknownModel(RegistryError, LookupError)      no model row of that id
         ├── UnknownRule(RegistryError, LookupError)       no rule of that id/pattern
+        ├── UnknownClaim(RegistryError, LookupError)      no claim there to retract
         ├── InvalidInput(RegistryError, ValueError)       a value the registry refuses
         │   ├── InvalidModelId                                empty, too long, spaces
         │   ├── InvalidCapability                             not [a-z][a-z0-9_]{0,63}
+        │   │   └── UnknownCapability                             not in the vocabulary
         │   ├── InvalidStatus                                 not an evidence status
-        │   ├── InvalidWire                                   not one of the six wires
+        │   ├── InvalidWire                                   not one of the wires
         │   ├── InvalidRule                                   bad match kind or regex
         │   └── InvalidSeed                                   a seed file that is wrong
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
+        ├── InUse(RegistryError, ValueError)              rows still hang on it
         └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
-            └── DatabaseLocked                                SQLite busy beyond timeout
+            ├── DatabaseLocked                                SQLite busy beyond timeout
+            └── NoRegistry                                    no toolwire schema there
 
 Messages are one line, fit for a CLI error. Foreign exceptions are wrapped where they
 cross into this package (``raise DatabaseError(...) from exc``), so ``__cause__`` keeps
@@ -33,6 +37,7 @@ __all__ = [
     "DatabaseError",
     "DatabaseLocked",
     "DuplicateEntry",
+    "InUse",
     "InvalidCapability",
     "InvalidInput",
     "InvalidModelId",
@@ -40,7 +45,10 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "NoRegistry",
     "RegistryError",
+    "UnknownCapability",
+    "UnknownClaim",
     "UnknownEngine",
     "UnknownModel",
     "UnknownRule",
@@ -51,17 +59,22 @@ class RegistryError(ToolwireError):
     """Base class of the errors raised by ``toolwire.registry``."""
 
 
+def _closest(name: str, known: Iterable[str]) -> tuple[tuple[str, ...], str]:
+    """Return the closest known names and a "; did you mean ...?" hint (or "")."""
+    import difflib  # only on the error path
+
+    suggestions = tuple(difflib.get_close_matches(name, sorted(known), n=3))
+    if not suggestions:
+        return suggestions, ""
+    return suggestions, "; did you mean " + " or ".join(map(repr, suggestions)) + "?"
+
+
 class UnknownEngine(RegistryError, LookupError):
     """An engine name the registry does not know; the message names the closest ones."""
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
-        import difflib  # only on the error path
-
         self.name = name
-        self.suggestions = tuple(difflib.get_close_matches(name, sorted(known), n=3))
-        hint = ""
-        if self.suggestions:
-            hint = "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+        self.suggestions, hint = _closest(name, known)
         super().__init__(f"unknown engine {name!r}{hint}")
 
 
@@ -83,6 +96,14 @@ class UnknownRule(RegistryError, LookupError):
         super().__init__(f"engine {engine!r} has no rule {rule!r}")
 
 
+class UnknownClaim(RegistryError, LookupError):
+    """No claim of that capability on that subject (nothing to retract)."""
+
+
+class InUse(RegistryError, ValueError):
+    """A row that others still hang on (an engine with models, rules or claims)."""
+
+
 class InvalidInput(RegistryError, ValueError):
     """A value the registry refuses to store."""
 
@@ -93,6 +114,18 @@ class InvalidModelId(InvalidInput):
 
 class InvalidCapability(InvalidInput):
     """A capability name outside ``[a-z][a-z0-9_]{0,63}``."""
+
+
+class UnknownCapability(InvalidCapability):
+    """A capability name that is not in the vocabulary; the message names the closest ones."""
+
+    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+        self.name = name
+        self.suggestions, hint = _closest(name, known)
+        super().__init__(
+            f"unknown capability {name!r}{hint} "
+            f"(add it with: toolwire capability add {name} --description TEXT)"
+        )
 
 
 class InvalidStatus(InvalidInput):
@@ -121,3 +154,7 @@ class DatabaseError(RegistryError, RuntimeError):
 
 class DatabaseLocked(DatabaseError):
     """SQLite stayed locked by another writer for longer than the busy timeout."""
+
+
+class NoRegistry(DatabaseError):
+    """The database does not exist or holds no toolwire schema (and was not created)."""

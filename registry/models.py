@@ -33,9 +33,20 @@ from sqlalchemy import (
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeEngine
-from toolwire.convert import KINDS
 
 from .errors import InvalidStatus
+from .vocab import (
+    CHANGE_ACTIONS,
+    CHANGE_ENTITIES,
+    CLAIM_ACTIONS,
+    ENGINE_KINDS,
+    EVIDENCE_STATUSES,
+    MATCH_KINDS,
+    MEDIA_KINDS,
+    OBSERVATION_OUTCOMES,
+    OBSERVATION_SCENARIOS,
+    VALUE_KINDS,
+)
 
 __all__ = [
     "ENGINE_KINDS",
@@ -46,6 +57,8 @@ __all__ = [
     "OBSERVATION_OUTCOMES",
     "OBSERVATION_SCENARIOS",
     "Base",
+    "CapabilityRow",
+    "ChangeEventRow",
     "ClaimEventRow",
     "ClaimRow",
     "EngineRow",
@@ -60,11 +73,6 @@ __all__ = [
     "utcnow",
 ]
 
-#: Evidence statuses, strongest first.
-EVIDENCE_STATUSES: tuple[str, ...] = ("live-verified", "documented", "inferred", "unverified")
-MATCH_KINDS: tuple[str, ...] = ("exact", "regex")
-ENGINE_KINDS: tuple[str, ...] = ("first-party", "shim", "gateway", "self-hosted")
-MEDIA_KINDS: tuple[str, ...] = KINDS  # the media kinds toolwire.convert knows
 
 NAMING_CONVENTION: dict[str, str] = {
     "ix": "ix_%(column_0_label)s",
@@ -158,7 +166,7 @@ class Base(DeclarativeBase):
 
 
 class WireRow(Base):
-    """One of the six wires; the native-form facts come from ``toolwire.convert``."""
+    """One of the wires; the native-form facts come from ``toolwire.convert``."""
 
     __tablename__ = "wire"
 
@@ -279,7 +287,10 @@ class ClaimEventRow(Base):
     """One change to a claim, append-only; the subject is copied so history outlives it."""
 
     __tablename__ = "claim_event"
-    __table_args__ = (Index(None, "engine", "subject_key", "capability"),)
+    __table_args__ = (
+        Index(None, "engine", "subject_key", "capability"),
+        CheckConstraint(f"action IN ({_in(CLAIM_ACTIONS)})", name="action"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     claim_id: Mapped[int | None] = mapped_column(
@@ -292,15 +303,55 @@ class ClaimEventRow(Base):
     old_value: Mapped[bool | None] = mapped_column(Boolean)
     old_status: Mapped[str | None] = mapped_column(String(16))
     old_evidence: Mapped[str | None] = mapped_column(Text)
-    new_value: Mapped[bool] = mapped_column(Boolean)
-    new_status: Mapped[str] = mapped_column(String(16))
-    new_evidence: Mapped[str] = mapped_column(Text)
+    new_value: Mapped[bool | None] = mapped_column(Boolean)
+    new_status: Mapped[str | None] = mapped_column(String(16))
+    new_evidence: Mapped[str | None] = mapped_column(Text)
     old_source: Mapped[str | None] = mapped_column(Text)
     new_source: Mapped[str | None] = mapped_column(Text)
     old_verified_at: Mapped[date | None]
     new_verified_at: Mapped[date | None]
     actor: Mapped[str] = mapped_column(String(128))
-    occurred_at: Mapped[datetime]
+    occurred_at: Mapped[datetime] = mapped_column(index=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+    #: ``set`` (new_* hold the claim), ``retract`` or ``remove`` (new_* are null)
+    action: Mapped[str] = mapped_column(String(16), server_default="set")
+
+
+class CapabilityRow(Base):
+    """A capability name claims may use: the vocabulary, with what each one means."""
+
+    __tablename__ = "capability"
+    __table_args__ = (CheckConstraint(f"value_kind IN ({_in(VALUE_KINDS)})", name="value_kind"),)
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    description: Mapped[str] = mapped_column(Text)
+    value_kind: Mapped[str] = mapped_column(String(16))
+    #: the native form it gates (e.g. "tool_result image"), None when it gates none
+    gates: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    created_by: Mapped[str] = mapped_column(String(128))
+
+
+class ChangeEventRow(Base):
+    """An engine, model, rule or capability added, removed or moved; append-only.
+
+    ``detail`` is JSON: the fields of the row added or removed, or a move's positions.
+    """
+
+    __tablename__ = "change_event"
+    __table_args__ = (
+        CheckConstraint(f"entity IN ({_in(CHANGE_ENTITIES)})", name="entity"),
+        CheckConstraint(f"action IN ({_in(CHANGE_ACTIONS)})", name="action"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    engine: Mapped[str | None] = mapped_column(String(64), index=True)
+    entity: Mapped[str] = mapped_column(String(16))
+    subject: Mapped[str] = mapped_column(String(600))
+    action: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[str] = mapped_column(Text)
+    actor: Mapped[str] = mapped_column(String(128))
+    occurred_at: Mapped[datetime] = mapped_column(index=True)
     reason: Mapped[str | None] = mapped_column(Text)
 
 
@@ -313,18 +364,6 @@ class RegistryStateRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     revision: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
-
-
-#: What a probe sends (each scenario is also the capability it is evidence for).
-OBSERVATION_SCENARIOS: tuple[str, ...] = (
-    "image_input",
-    "tool_result_images",
-    "tool_result_pdf",
-    "source_blocks",
-)
-#: How a probe ended: the model read the challenge, ignored the media, the endpoint
-#: rejected the request shape (4xx), or an error that says nothing about the capability.
-OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
 
 
 class ObservationRow(Base):

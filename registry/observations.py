@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import date, datetime, timedelta
-from importlib import metadata
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Connection
 
 from . import _validate as check
+from ._version import toolwire_version
 from ._writer import Writer
 from .errors import InvalidInput
 from .models import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS, ObservationRow, utcnow
@@ -38,11 +37,11 @@ __all__ = [
     "audit",
     "claim_from_observation",
     "conflicts",
+    "describe",
     "latest_for",
     "latest_observations",
     "list_observations",
     "record_observation",
-    "toolwire_version",
     "unobserved",
 ]
 
@@ -105,14 +104,6 @@ class Unobserved:
 _COLUMNS = tuple(getattr(ObservationRow, f.name) for f in fields(Observation))
 
 
-def toolwire_version() -> str:
-    """Return the installed toolwire version ("unknown" from a bare checkout)."""
-    try:
-        return metadata.version("toolwire")
-    except metadata.PackageNotFoundError:  # pragma: no cover - not installed
-        return "unknown"
-
-
 def agrees(value: bool, outcome: str) -> bool:
     """Return whether a claimed ``value`` agrees with an informative ``outcome``."""
     return value is (outcome == "read")
@@ -167,9 +158,9 @@ def record_observation(
         "challenge": challenge,
         "toolwire_version": toolwire_version(),
     }
-    connection = _connection(writer)
+    connection = writer.connection
     new_id = connection.scalar(insert(ObservationRow).values(values).returning(ObservationRow.id))
-    writer.changed = True  # resolve --explain names observations: caches must drop
+    # No revision bump: no resolution holds observations (explain reads them afresh).
     row = connection.execute(select(*_COLUMNS).where(ObservationRow.id == new_id)).one()
     return Observation(*row)
 
@@ -361,13 +352,18 @@ def _is_stale(
     return checked is None or checked < cutoff
 
 
-def _connection(writer: Writer) -> Connection:
-    # The writer's connection is inside the write transaction the observation joins.
-    connection: Connection = writer._connection
-    return connection
-
-
 def latest_for(registry: Registry, engine: str, model: str) -> dict[str, Observation]:
     """Return the latest informative observation of ``model`` on ``engine`` per scenario."""
     latest = latest_observations(registry, engine=engine, model=model)
     return {scenario: found for (_, _, scenario), found in latest.items()}
+
+
+def describe(seen: Observation, claim: Claim | None) -> str:
+    """Describe an observation in a line, and whether it contradicts ``claim``."""
+    text = (
+        f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
+        f"({seen.wire} wire, {seen.endpoint})"
+    )
+    if claim is not None and not agrees(claim.value, seen.outcome):
+        text += f"; contradicts the {str(claim.value).lower()} claim"
+    return text

@@ -6,17 +6,22 @@ by whoever holds it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
+from typing import Any
+
+from ._rules import compile_rule, fullmatch
 
 __all__ = [
+    "Capability",
+    "ChangeEvent",
     "Claim",
     "ClaimEvent",
     "Engine",
     "EngineSnapshot",
+    "LogEntry",
     "Model",
     "Rule",
     "WireForm",
@@ -98,8 +103,9 @@ class Model:
 class Rule:
     """An ordered pattern row of an engine; among matching rules the last one wins.
 
-    Exact rules compare the whole id; regex rules use ``re.fullmatch`` (write ``.*``
-    for a prefix; inline flags such as ``(?i)`` work).
+    Exact rules compare the whole id; regex rules match the whole id with RE2, in
+    linear time (write ``.*`` for a prefix; inline flags such as ``(?i)`` work;
+    lookaround and backreferences do not).
     """
 
     id: int
@@ -112,17 +118,17 @@ class Rule:
     created_at: datetime
     created_by: str
     claims: Mapping[str, Claim] = field(default_factory=_no_claims)
-    _regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    _regex: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """Compile a regex rule once."""
         if self.match == "regex" and self._regex is None:
-            object.__setattr__(self, "_regex", re.compile(self.pattern))
+            object.__setattr__(self, "_regex", compile_rule(self.pattern))
 
     def matches(self, model_id: str) -> bool:
         """Return whether this rule applies to ``model_id``."""
         if self._regex is not None:
-            return self._regex.fullmatch(model_id) is not None
+            return fullmatch(self._regex, model_id)
         return self.pattern == model_id
 
 
@@ -140,14 +146,46 @@ class ClaimEvent:
     old_evidence: str | None
     old_source: str | None
     old_verified_at: date | None
-    new_value: bool
-    new_status: str
-    new_evidence: str
+    new_value: bool | None
+    new_status: str | None
+    new_evidence: str | None
     new_source: str | None
     new_verified_at: date | None
     actor: str
     occurred_at: datetime
     reason: str | None
+    #: "set" (new_* hold the claim), "retract" or "remove" (the claim is gone; new_* None)
+    action: str = "set"
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeEvent:
+    """An engine, model, rule or capability added, removed or moved (append-only).
+
+    ``detail`` holds the fields of the row added or removed, or a move's positions.
+    """
+
+    id: int
+    engine: str | None
+    entity: str
+    subject: str
+    action: str
+    detail: Mapping[str, object]
+    actor: str
+    occurred_at: datetime
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Capability:
+    """A capability name of the vocabulary, and what its claims mean."""
+
+    name: str
+    description: str
+    value_kind: str
+    gates: str | None
+    created_at: datetime
+    created_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,3 +205,20 @@ class EngineSnapshot:
     def matching_rules(self, model_id: str) -> tuple[Rule, ...]:
         """Return the rules that apply to ``model_id``, in order (the last one wins)."""
         return tuple(rule for rule in self.rules if rule.matches(model_id))
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One change anywhere in the registry, as ``Registry.log`` lists them.
+
+    ``what`` says what happened (``claim set``, ``claim retract``, ``rule remove`` ...);
+    ``changes`` maps every field that changed to its (old, new) value.
+    """
+
+    occurred_at: datetime
+    actor: str
+    engine: str | None
+    subject: str
+    what: str
+    changes: Mapping[str, tuple[object, object]]
+    reason: str | None

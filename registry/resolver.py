@@ -17,7 +17,13 @@ For (engine, model, optional forced wire):
    ``source_blocks``;
 5. converter options: ``image_input`` = tool_result_images, ``native_pdf`` =
    tool_result_pdf, ``source_blocks``, and the engine's ``response_tag`` -- only
-   those the wire reads (``toolwire.convert.wire_options``).
+   those the wire reads (``toolwire.convert.wire_options``);
+6. ``tool_result_url_sources`` survives only on a wire with URL sources and when
+   an image or PDF goes natively; it sets ``url_sources``;
+7. ``hoist_media`` survives only on a wire that hoists (openai, ollama) and when
+   the model reads images (``image_input``) or PDFs (``pdf_input``, openai) in a
+   user turn; it sets ``hoist`` with ``image_input`` = image_input and
+   ``native_pdf`` = pdf_input (none of the three otherwise).
 """
 
 from __future__ import annotations
@@ -28,30 +34,40 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from toolwire.convert import (
     KINDS,
+    Decision,
     ToolResult,
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
     wire_options,
 )
 
 from . import _validate as check
+from ._changes import ChangeWatch
+from .errors import InvalidInput
 from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
 
-if TYPE_CHECKING:
-    from .observations import Observation
-
 __all__ = ["FLAGS", "FlagTrace", "Resolution", "Resolver", "format_for", "resolve"]
 
 #: The flags the resolver decides, in the order it decides them.
-FLAGS = ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks")
+FLAGS = (
+    "image_input",
+    "tool_result_images",
+    "tool_result_pdf",
+    "source_blocks",
+    "pdf_input",
+    "tool_result_url_sources",
+    "hoist_media",
+)
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
+_WIDTH = max(map(len, FLAGS))  # the flag column of ``explain``
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +78,7 @@ class FlagTrace:
     value: bool
     #: the claimed value before any wire fact or policy (None: nobody claimed it)
     claimed: bool | None
-    #: where the deciding claim sits: "model", "rule #N <pattern>", "engine" or "none"
+    #: where the deciding claim sits: "model", "rule:ID <match> <pattern>", "engine" or "none"
     decided_by: str
     claim: Claim | None
     #: why a claimed true ended up false (None when it was not cleared)
@@ -100,7 +116,7 @@ class Resolution:
     engine: str
     model: str
     wire: str
-    #: where the wire came from: "forced", "model", "rule #N <pattern>" or "engine"
+    #: where the wire came from: "forced", "model", "rule:ID <match> <pattern>" or "engine"
     wire_from: str
     options: Mapping[str, Any]
     capabilities: Mapping[str, bool]
@@ -113,6 +129,10 @@ class Resolution:
     def format(self, results: Iterable[ToolResult]) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options."""
         return format_tool_results(self.wire, results, **self.options)
+
+    def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
+        """Return, per result, what each content item becomes here and why (``convert.report``)."""
+        return [report(self.wire, result, **self.options) for result in results]
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
@@ -128,13 +148,8 @@ class Resolution:
             "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},
         }
 
-    def explain(self, *, observations: Mapping[str, Observation] | None = None) -> str:
-        """Return the trace as readable text: each flag, its claim, what cleared it.
-
-        ``observations`` (flag -> the latest observation of that scenario, see
-        ``toolwire.registry.observations.latest_for``) adds what a probe last saw.
-        """
-        observed = observations or {}
+    def explain(self) -> str:
+        """Return the trace as readable text: each flag, its claim, what cleared it."""
         lines = [
             f"{self.engine} / {self.model}: wire {self.wire} (from {self.wire_from})",
         ]
@@ -150,35 +165,20 @@ class Resolution:
                 why = f"{entry.decided_by} claims {str(claim.value).lower()} [{claim.status}]"
                 if claim.evidence:
                     why += f": {claim.evidence}"
-            lines.append(f"  {entry.flag:<19} {state}  {why}")
+            lines.append(f"  {entry.flag:<{_WIDTH}} {state}  {why}")
             for where, claim in entry.ignored:
                 lines.append(
-                    f"  {'':<19}      ignored: {where} claims {str(claim.value).lower()} "
+                    f"  {'':<{_WIDTH}}      ignored: {where} claims {str(claim.value).lower()} "
                     f"[{claim.status}], weaker than {self.min_evidence}"
                 )
             if entry.cleared_by:
-                lines.append(f"  {'':<19}      cleared: {entry.cleared_by}")
-            if (seen := observed.get(entry.flag)) is not None:
-                lines.append(f"  {'':<19}      observed: {_observed(seen, entry.claim)}")
+                lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
             lines.append(f"native forms on the {self.wire} wire: {forms}")
         options = ", ".join(f"{k}={_show(v)}" for k, v in self.options.items()) or "(none)"
         lines.append(f"converter options: {options}")
         return "\n".join(lines)
-
-
-def _observed(seen: Observation, claim: Claim | None) -> str:
-    """Describe the latest observation of a flag, and whether it contradicts the claim."""
-    from .observations import agrees  # it imports this module
-
-    text = (
-        f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
-        f"({seen.wire} wire, {seen.endpoint})"
-    )
-    if claim is not None and not agrees(claim.value, seen.outcome):
-        text += f"; contradicts the {str(claim.value).lower()} claim"
-    return text
 
 
 def _show(value: object) -> str:
@@ -188,9 +188,12 @@ def _show(value: object) -> str:
 class Resolver:
     """Resolve engines and models against one registry, with an in-process cache.
 
-    Resolutions (and the registry rows behind them) are cached; at most every ``max_age``
-    seconds the registry's revision counter is read (one cheap query), and a
-    change made anywhere -- another process, the CLI -- drops the cache.
+    Resolutions (and the registry rows behind them) are cached. Before each use the
+    registry's change watch is asked whether anything was committed since (see
+    ``_changes``: on SQLite one ``PRAGMA data_version``, on PostgreSQL the
+    notifications already received), so a change made anywhere -- another process,
+    the CLI -- is seen by the next call. Where the watch is not exact, or there is
+    none, the revision counter is also read at most every ``max_age`` seconds.
     """
 
     def __init__(self, registry: Registry, *, max_age: float = 0.5) -> None:
@@ -199,6 +202,8 @@ class Resolver:
         self._lock = threading.Lock()
         self._revision: int | None = None
         self._checked = 0.0
+        self._watch: ChangeWatch | None = None
+        self._watch_opened = False
         self._snapshots: dict[tuple[str, str], EngineSnapshot] = {}
         self._resolutions: dict[tuple[str, str, str | None, str | None], Resolution] = {}
         self._forms: dict[tuple[str, str], str] | None = None
@@ -229,9 +234,14 @@ class Resolver:
         """
         key = (engine, model, wire, min_evidence)
         self._refresh()
-        found = self._resolutions.get(key)
+        try:
+            found = self._resolutions.get(key)
+        except TypeError:  # an unhashable argument: the checks below say which
+            found = None
         if found is not None:
             return found
+        if not isinstance(engine, str):
+            raise InvalidInput(f"invalid engine {engine!r}: must be a string")
         check.model_id(model)
         if wire is not None:
             check.wire(wire)
@@ -259,8 +269,17 @@ class Resolver:
     # -- cache ----------------------------------------------------------------------
 
     def _refresh(self) -> None:
-        now = time.monotonic()
-        if now - self._checked < self.max_age and self._revision is not None:
+        if not self._watch_opened:
+            self._open_watch()
+        watch = self._watch
+        now = 0.0
+        due = False
+        if watch is None or not watch.exact:
+            now = time.monotonic()
+            due = now - self._checked >= self.max_age
+        if watch is not None and watch.changed():
+            due = True
+        if not due and self._revision is not None:
             return
         revision = self.registry.revision()
         with self._lock:
@@ -270,6 +289,14 @@ class Resolver:
                 self._resolutions.clear()
                 self._forms = None
                 self._revision = revision
+
+    def _open_watch(self) -> None:
+        with self._lock:
+            if not self._watch_opened:
+                watch = self._watch = self.registry.watch_changes()
+                self._watch_opened = True
+                if watch is not None:
+                    weakref.finalize(self, watch.close)
 
     def _snapshot(self, engine: str, model: str) -> EngineSnapshot:
         """Return the engine with its rules and only this model's row (cached).
@@ -326,9 +353,11 @@ def _decide(
     for flag, kind in _KIND.items():  # then the wire in force clears native media
         entry = trace[flag]
         if entry.value and (cleared := _wire_clears(wire, kind, *facts)) is not None:
-            trace[flag] = FlagTrace(
-                flag, False, entry.claimed, entry.decided_by, entry.claim, cleared, entry.ignored
-            )
+            trace[flag] = _cleared(entry, cleared)
+    for flag, clears in (("tool_result_url_sources", _url_clears), ("hoist_media", _hoist_clears)):
+        entry = trace[flag]
+        if entry.value and (cleared := clears(wire, trace)) is not None:
+            trace[flag] = _cleared(entry, cleared)
     capabilities = {flag: entry.value for flag, entry in trace.items()}
     return Resolution(
         engine=snapshot.engine.name,
@@ -386,7 +415,7 @@ def _claim(
 
 
 def _rule_label(rule: Rule) -> str:
-    return f"rule #{rule.position} {rule.match} {rule.pattern!r}"
+    return f"rule:{rule.id} {rule.match} {rule.pattern!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,18 +446,52 @@ def _wire_clears(wire: str, kind: str, image_input: bool, source_blocks: bool) -
     return None
 
 
+def _cleared(entry: FlagTrace, why: str) -> FlagTrace:
+    return FlagTrace(
+        entry.flag, False, entry.claimed, entry.decided_by, entry.claim, why, entry.ignored
+    )
+
+
+def _url_clears(wire: str, trace: Mapping[str, FlagTrace]) -> str | None:
+    """Return why the wire in force clears ``tool_result_url_sources``, or None."""
+    if "url_sources" not in wire_options(wire):
+        return f"the {wire} wire has no URL source form"
+    if not (trace["tool_result_images"].value or trace["tool_result_pdf"].value):
+        return "no image or PDF goes natively here (tool_result_images, tool_result_pdf)"
+    return None
+
+
+def _hoist_clears(wire: str, trace: Mapping[str, FlagTrace]) -> str | None:
+    """Return why the wire in force clears ``hoist_media``, or None."""
+    reads = wire_options(wire)
+    if "hoist" not in reads:
+        return f"the {wire} wire does not hoist media (it has a native form, or no user turn)"
+    pdfs = trace["pdf_input"].value and "native_pdf" in reads
+    if not (trace["image_input"].value or pdfs):
+        return "hoisting needs a model that reads images (image_input) or PDFs (pdf_input)"
+    return None
+
+
 def _options(
     wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot
 ) -> dict[str, Any]:
     """Return the converter options, those the wire reads only."""
+    reads = wire_options(wire)
     candidates: dict[str, Any] = {
         "image_input": capabilities["tool_result_images"],
         "native_pdf": capabilities["tool_result_pdf"],
         "source_blocks": capabilities["source_blocks"],
     }
+    if "hoist" in reads:  # the media options mean what goes in the user turn here
+        del candidates["image_input"], candidates["native_pdf"]
+        if capabilities["hoist_media"]:
+            candidates["hoist"] = True
+            candidates["image_input"] = capabilities["image_input"]
+            candidates["native_pdf"] = capabilities["pdf_input"]
+    if capabilities["tool_result_url_sources"]:
+        candidates["url_sources"] = True
     if snapshot.engine.response_tag:
         candidates["response_tag"] = snapshot.engine.response_tag
-    reads = wire_options(wire)
     return {name: value for name, value in candidates.items() if name in reads}
 
 
@@ -442,6 +505,11 @@ _resolvers_lock = threading.Lock()
 def _resolver_for(registry: Registry | None) -> Resolver:
     """Return the resolver (and its cache) kept for ``registry`` or the default one."""
     global _default
+    if registry is not None and not isinstance(registry, Registry):
+        raise InvalidInput(
+            f"invalid registry {registry!r}: pass a Registry (e.g. Registry(url)), not "
+            f"a {type(registry).__name__}"
+        )
     found = _default if registry is None else _resolvers.get(registry)
     if found is not None:  # the hot path takes no lock
         return found

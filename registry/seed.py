@@ -22,13 +22,25 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
 
+from ._bulk import ClaimInput
+from ._rules import compile_rule
 from ._writer import Writer
-from .errors import InvalidSeed
+from .errors import InvalidRule, InvalidSeed
 
 if TYPE_CHECKING:
     from .store import Registry
 
-__all__ = ["SEED_ACTOR", "SeedReport", "apply_seed", "load_seed", "seed", "seed_connection"]
+__all__ = [
+    "SEED_ACTOR",
+    "SeedData",
+    "SeedReport",
+    "apply_document",
+    "apply_seed",
+    "load_seed",
+    "parse_documents",
+    "seed",
+    "seed_connection",
+]
 
 SEED_ACTOR = "seed"
 
@@ -50,7 +62,8 @@ _CLAIM_KEYS = {"capability", "value", "status", "evidence", "source", "verified_
 _RULE_KEYS = {"exact", "regex", "wire", "note", "claim"}
 _MODEL_KEYS = {"id", "wire", "note", "claim"}
 _WIRE_FORM_KEYS = {"wire", "kind", "status", "evidence", "source"}
-_FILE_KEYS = {"engine", "wire_form"}
+_CAPABILITY_KEYS = {"name", "description", "value_kind", "gates"}
+_FILE_KEYS = {"capability", "engine", "wire_form"}
 
 
 @dataclass(slots=True)
@@ -67,10 +80,11 @@ class SeedReport:
 
 @dataclass(frozen=True, slots=True)
 class SeedData:
-    """The parsed seed: engine tables and wire-form tables, in file order."""
+    """The parsed seed: engine, wire-form and capability tables, in file order."""
 
     engines: tuple[Mapping[str, Any], ...]
     wire_forms: tuple[Mapping[str, Any], ...]
+    capabilities: tuple[Mapping[str, Any], ...] = ()
 
 
 def _files() -> list[Path]:
@@ -84,20 +98,42 @@ def load_seed(paths: Iterable[Path] | None = None) -> SeedData:
 
     :raises InvalidSeed: for a file that is not TOML or breaks the seed format.
     """
-    engines: list[Mapping[str, Any]] = []
-    wire_forms: list[Mapping[str, Any]] = []
+    documents = []
     for path in _files() if paths is None else paths:
         try:
-            document = tomllib.loads(path.read_text(encoding="utf-8"))
+            documents.append((path.name, tomllib.loads(path.read_text(encoding="utf-8"))))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise InvalidSeed(f"{path.name}: {error}") from error
-        _keys(document, _FILE_KEYS, path.name)
+    return parse_documents(documents)
+
+
+def parse_documents(
+    documents: Iterable[tuple[str, Mapping[str, Any]]], *, require_source: bool = True
+) -> SeedData:
+    """Check parsed seed-shaped documents (name, data) and return them as one SeedData.
+
+    The shipped seed names a source for every claim; an export may have claims
+    without one (``require_source`` false).
+
+    :raises InvalidSeed: for a document that breaks the seed format.
+    """
+    engines: list[Mapping[str, Any]] = []
+    wire_forms: list[Mapping[str, Any]] = []
+    capabilities: list[Mapping[str, Any]] = []
+    for label, document in documents:
+        _keys(document, _FILE_KEYS, label)
+        for table in document.get("capability", []):
+            _keys(table, _CAPABILITY_KEYS, f"{label}: capability")
+            for key in ("name", "description"):
+                if not isinstance(table.get(key), str):
+                    raise InvalidSeed(f"{label}: capability: {key} is required (a string)")
+            capabilities.append(table)
         for table in document.get("engine", []):
-            where = f"{path.name}: engine {table.get('name')!r}"
-            _check_engine(table, where)
+            where = f"{label}: engine {table.get('name')!r}"
+            _check_engine(table, where, require_source)
             engines.append(table)
         for table in document.get("wire_form", []):
-            _keys(table, _WIRE_FORM_KEYS, f"{path.name}: wire_form")
+            _keys(table, _WIRE_FORM_KEYS, f"{label}: wire_form")
             wire_forms.append(table)
     names = [e["name"] for e in engines]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -107,7 +143,7 @@ def load_seed(paths: Iterable[Path] | None = None) -> SeedData:
         source = table.get("rules_from")
         if source is not None and source not in names:
             raise InvalidSeed(f"engine {table['name']!r}: rules_from {source!r} is not seeded")
-    return SeedData(tuple(engines), tuple(wire_forms))
+    return SeedData(tuple(engines), tuple(wire_forms), tuple(capabilities))
 
 
 def _keys(table: object, allowed: set[str], where: str) -> None:
@@ -118,29 +154,39 @@ def _keys(table: object, allowed: set[str], where: str) -> None:
         raise InvalidSeed(f"{where}: unknown key(s) {', '.join(unknown)}")
 
 
-def _check_engine(table: Mapping[str, Any], where: str) -> None:
+def _check_engine(table: Mapping[str, Any], where: str, require_source: bool = True) -> None:
     _keys(table, _ENGINE_KEYS, where)
     for key in ("name", "provider", "family", "default_wire", "kind"):
         if not isinstance(table.get(key), str):
             raise InvalidSeed(f"{where}: {key} is required (a string)")
     for claim in table.get("claim", []):
-        _check_claim(claim, where)
+        _check_claim(claim, where, require_source)
     for rule in table.get("rule", []):
         _keys(rule, _RULE_KEYS, f"{where} rule")
         if ("exact" in rule) == ("regex" in rule):
             raise InvalidSeed(f"{where}: a rule has exactly one of 'exact' or 'regex'")
+        if "regex" in rule:
+            try:
+                compile_rule(rule["regex"])
+            except InvalidRule as error:
+                raise InvalidSeed(f"{where}: {error}") from None
         for claim in rule.get("claim", []):
-            _check_claim(claim, f"{where} rule {rule.get('regex') or rule.get('exact')!r}")
+            _check_claim(
+                claim, f"{where} rule {rule.get('regex') or rule.get('exact')!r}", require_source
+            )
     for model in table.get("model", []):
         _keys(model, _MODEL_KEYS, f"{where} model")
         for claim in model.get("claim", []):
-            _check_claim(claim, f"{where} model {model.get('id')!r}")
+            _check_claim(claim, f"{where} model {model.get('id')!r}", require_source)
 
 
-def _check_claim(claim: object, where: str) -> None:
+def _check_claim(claim: object, where: str, require_source: bool = True) -> None:
     _keys(claim, _CLAIM_KEYS, f"{where} claim")
     assert isinstance(claim, dict)
-    missing = sorted({"capability", "value", "status", "evidence", "source"} - set(claim))
+    needed = {"capability", "value", "status", "evidence"} | (
+        {"source"} if require_source else set()
+    )
+    missing = sorted(needed - set(claim))
     if missing:
         raise InvalidSeed(f"{where} claim: missing {', '.join(missing)}")
     verified = claim.get("verified_at")
@@ -155,25 +201,66 @@ def apply_seed(writer: Writer, data: SeedData | None = None) -> SeedReport:
     :raises RegistryError: for a seed value the registry refuses (wire, status, ...).
     """
     data = load_seed() if data is None else data
+    return apply_document(writer, data, actor=SEED_ACTOR, reason="seed", sync=False)
+
+
+def apply_document(
+    writer: Writer,
+    data: SeedData,
+    *,
+    actor: str,
+    reason: str,
+    sync: bool,
+) -> SeedReport:
+    """Apply a seed-shaped document (the seed files, or an export) through ``writer``.
+
+    Capabilities, engines, rules, models and wire forms missing from the registry are
+    added; every claim goes through one ``Writer.set_claims`` call. The seed
+    (``sync`` false) leaves claims someone else recorded alone and never removes
+    anything. An import (``sync`` true) makes each engine it names match the document:
+    claims are recorded as given, and claims, models and rules the document does not
+    list are removed (each removal a history event), rules put in the document's order.
+
+    :raises RegistryError: for a value the registry refuses; nothing is written then.
+    """
     report = SeedReport()
+    for capability in data.capabilities:
+        if writer.has_capability(capability["name"]):
+            report.kept += 1
+            continue
+        writer.add_capability(
+            capability["name"],
+            description=capability["description"],
+            value_kind=capability.get("value_kind", "bool"),
+            gates=capability.get("gates"),
+            created_by=actor,
+        )
+        report.added += 1
     for form in data.wire_forms:
-        _seed_wire_form(writer, form, report)
+        _seed_wire_form(writer, form, report, actor)
     by_name = {table["name"]: table for table in data.engines}
+    claims: list[ClaimInput] = []
     for table in data.engines:
-        _seed_engine(writer, table, report)
+        name = table["name"]
+        _seed_engine(writer, table, report, actor)
         source = table.get("rules_from")
         rules = (
             [*by_name[source].get("rule", []), *table.get("rule", [])]
             if source
             else table.get("rule", [])
         )
-        for rule in rules:
-            _seed_rule(writer, table["name"], rule, report)
+        rule_ids = [_seed_rule(writer, name, rule, report, actor, claims) for rule in rules]
         for model in table.get("model", []):
-            _seed_model(writer, table["name"], model, report)
-        for claim in table.get("claim", []):
-            _seed_claim(writer, table["name"], claim, report)
-        report.engines.append(table["name"])
+            _seed_model(writer, name, model, report, actor, claims)
+        claims += [_claim_input(name, claim) for claim in table.get("claim", [])]
+        if sync:
+            _sync_engine(writer, name, table, rule_ids, claims, actor, reason)
+        report.engines.append(name)
+    done = writer.set_claims(claims, recorded_by=actor, reason=reason, keep_others=not sync)
+    report.added += done.added
+    report.updated += done.updated
+    report.kept += done.kept + done.left
+    report.operator_owned += done.left
     return report
 
 
@@ -200,9 +287,27 @@ def seed_connection(connection: Connection) -> SeedReport:
     return report
 
 
-def _seed_wire_form(writer: Writer, form: Mapping[str, Any], report: SeedReport) -> None:
+def _claim_input(
+    engine: str, claim: Mapping[str, Any], *, model: str | None = None, rule: int | None = None
+) -> ClaimInput:
+    return ClaimInput(
+        engine=engine,
+        capability=claim["capability"],
+        value=claim["value"],
+        status=claim["status"],
+        evidence=claim["evidence"],
+        source=claim.get("source"),
+        verified_at=claim.get("verified_at"),
+        model=model,
+        rule=rule,
+    )
+
+
+def _seed_wire_form(
+    writer: Writer, form: Mapping[str, Any], report: SeedReport, actor: str
+) -> None:
     current = writer.wire_form(form["wire"], form["kind"])
-    if current is not None and current.recorded_by != SEED_ACTOR:
+    if current is not None and current.recorded_by != actor:
         report.kept += 1
         report.operator_owned += 1
         return
@@ -210,11 +315,11 @@ def _seed_wire_form(writer: Writer, form: Mapping[str, Any], report: SeedReport)
     if current is not None and all(getattr(current, k) == v for k, v in fields.items()):
         report.kept += 1
         return
-    writer.set_wire_form(form["wire"], form["kind"], **fields, recorded_by=SEED_ACTOR)
+    writer.set_wire_form(form["wire"], form["kind"], **fields, recorded_by=actor)
     _count(report, current is None)
 
 
-def _seed_engine(writer: Writer, table: Mapping[str, Any], report: SeedReport) -> None:
+def _seed_engine(writer: Writer, table: Mapping[str, Any], report: SeedReport, actor: str) -> None:
     if writer.has_engine(table["name"]):
         report.kept += 1
         return
@@ -227,12 +332,19 @@ def _seed_engine(writer: Writer, table: Mapping[str, Any], report: SeedReport) -
         base_url=table.get("base_url"),
         response_tag=table.get("response_tag"),
         note=table.get("note", ""),
-        created_by=SEED_ACTOR,
+        created_by=actor,
     )
     report.added += 1
 
 
-def _seed_rule(writer: Writer, engine: str, rule: Mapping[str, Any], report: SeedReport) -> None:
+def _seed_rule(
+    writer: Writer,
+    engine: str,
+    rule: Mapping[str, Any],
+    report: SeedReport,
+    actor: str,
+    claims: list[ClaimInput],
+) -> int:
     regex = "regex" in rule
     pattern = rule["regex"] if regex else rule["exact"]
     rule_id = writer.rule_id(engine, pattern, regex=regex)
@@ -243,16 +355,23 @@ def _seed_rule(writer: Writer, engine: str, rule: Mapping[str, Any], report: See
             regex=regex,
             wire=rule.get("wire"),
             note=rule.get("note", ""),
-            created_by=SEED_ACTOR,
+            created_by=actor,
         ).id
         report.added += 1
     else:
         report.kept += 1
-    for claim in rule.get("claim", []):
-        _seed_claim(writer, engine, claim, report, rule=rule_id)
+    claims += [_claim_input(engine, claim, rule=rule_id) for claim in rule.get("claim", [])]
+    return rule_id
 
 
-def _seed_model(writer: Writer, engine: str, model: Mapping[str, Any], report: SeedReport) -> None:
+def _seed_model(
+    writer: Writer,
+    engine: str,
+    model: Mapping[str, Any],
+    report: SeedReport,
+    actor: str,
+    claims: list[ClaimInput],
+) -> None:
     if writer.has_model(engine, model["id"]):
         report.kept += 1
     else:
@@ -261,46 +380,77 @@ def _seed_model(writer: Writer, engine: str, model: Mapping[str, Any], report: S
             model["id"],
             wire=model.get("wire"),
             note=model.get("note", ""),
-            created_by=SEED_ACTOR,
+            created_by=actor,
         )
         report.added += 1
-    for claim in model.get("claim", []):
-        _seed_claim(writer, engine, claim, report, model=model["id"])
+    claims += [_claim_input(engine, c, model=model["id"]) for c in model.get("claim", [])]
 
 
-def _seed_claim(
+def _sync_engine(
     writer: Writer,
     engine: str,
-    claim: Mapping[str, Any],
-    report: SeedReport,
-    *,
-    model: str | None = None,
-    rule: int | None = None,
+    table: Mapping[str, Any],
+    rule_ids: list[int],
+    claims: list[ClaimInput],
+    actor: str,
+    reason: str,
 ) -> None:
-    current = writer.claim(engine, claim["capability"], model=model, rule=rule)
-    if current is not None and current.recorded_by != SEED_ACTOR:
-        report.kept += 1
-        report.operator_owned += 1
-        return
-    keys = ("value", "status", "evidence", "source", "verified_at")
-    fields: dict[str, Any] = {k: claim.get(k) for k in keys}
-    if current is not None and all(getattr(current, k) == v for k, v in fields.items()):
-        report.kept += 1
-        return
-    writer.set_claim(
+    """Remove what the document does not list for ``engine``; order rules as listed.
+
+    Engine, model and rule fields that differ from the document are updated too.
+    """
+    snapshot = writer.snapshot(engine)
+    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag")
+    writer.update_fields(
         engine,
-        claim["capability"],
-        fields["value"],
-        model=model,
-        rule=rule,
-        status=fields["status"],
-        evidence=fields["evidence"],
-        source=fields["source"],
-        verified_at=fields["verified_at"],
-        recorded_by=SEED_ACTOR,
-        reason="seed" if current is None else "seed updated",
+        "engine",
+        engine,
+        {**{k: table.get(k) for k in fields}, "note": table.get("note", "")},
+        recorded_by=actor,
+        reason=reason,
     )
-    _count(report, current is None)
+    for model in table.get("model", []):
+        writer.update_fields(
+            engine,
+            "model",
+            model["id"],
+            {"wire": model.get("wire"), "note": model.get("note", "")},
+            recorded_by=actor,
+            reason=reason,
+        )
+    source = table.get("rules_from")
+    for rule, ref in zip(table.get("rule", []) if not source else [], rule_ids, strict=False):
+        writer.update_fields(
+            engine,
+            "rule",
+            ref,
+            {"wire": rule.get("wire"), "note": rule.get("note", "")},
+            recorded_by=actor,
+            reason=reason,
+        )
+    listed_models = {m["id"] for m in table.get("model", [])}
+    for gone in sorted(set(snapshot.models) - listed_models):
+        writer.remove_model(engine, gone, recorded_by=actor, reason=reason)
+    for rule in snapshot.rules:
+        if rule.id not in rule_ids:
+            writer.remove_rule(engine, rule.id, recorded_by=actor, reason=reason)
+    writer.order_rules(engine, rule_ids, recorded_by=actor, reason=reason)
+    wanted = {(c.model, c.rule, c.capability) for c in claims if c.engine == engine}
+    present: list[tuple[str | None, int | None, str]] = [
+        *((None, None, cap) for cap in snapshot.claims),
+        *(
+            (m, None, cap)
+            for m, row in snapshot.models.items()
+            if m in listed_models
+            for cap in row.claims
+        ),
+        *((None, r.id, cap) for r in snapshot.rules if r.id in rule_ids for cap in r.claims),
+    ]
+    for model_id, rule_id, capability in present:
+        if (model_id, rule_id, capability) not in wanted:
+            writer.remove_claim(
+                engine, capability, model=model_id, rule=rule_id, recorded_by=actor, reason=reason
+            )
 
 
 def _count(report: SeedReport, added: bool) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Collection, Iterator
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from types import MappingProxyType, TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -23,10 +23,14 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from . import db
+from ._bulk import ClaimInput, ClaimsReport
+from ._changes import ChangeWatch, note_commit, open_watch
 from ._writer import Writer
-from .errors import InvalidInput
+from .errors import InvalidInput, UnknownCapability
 from .models import (
     EVIDENCE_STATUSES,
+    CapabilityRow,
+    ChangeEventRow,
     ClaimEventRow,
     ClaimRow,
     EngineRow,
@@ -35,16 +39,18 @@ from .models import (
     utcnow,
 )
 from .records import (
+    Capability,
     Claim,
     ClaimEvent,
     Engine,
     EngineSnapshot,
+    LogEntry,
     Model,
     Rule,
     WireForm,
 )
 
-__all__ = ["NATIVE_MEDIA_CAPABILITIES", "Registry"]
+__all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
 #: Capabilities that let images or PDFs reach a model natively.
 NATIVE_MEDIA_CAPABILITIES: tuple[str, ...] = (
@@ -84,22 +90,40 @@ class Registry:
         url: str | None = None,
         *,
         setup: bool = True,
+        create: bool = True,
         busy_timeout: float = db.BUSY_TIMEOUT_MS / 1000,
     ) -> None:
         """Open the registry at ``url`` (default: ``default_database_url()``).
 
         With ``setup`` the database is migrated to head and seeded when it is not at
-        head yet (first use). ``busy_timeout`` is how many seconds an SQLite write
-        waits for another writer before failing with ``DatabaseLocked``.
+        head yet (first use). Without ``create`` a database that does not exist or
+        holds no toolwire schema is refused (``NoRegistry``) and nothing is created.
+        ``busy_timeout`` is how many seconds an SQLite write waits for another writer
+        before failing with ``DatabaseLocked``.
 
+        :raises NoRegistry: without ``create``, when there is no registry at ``url``.
         :raises DatabaseError: when the database cannot be opened or set up.
+        :raises InvalidInput: for a ``url`` that is not a string.
         """
+        if url is not None and not isinstance(url, str):
+            raise InvalidInput(f"invalid database url {url!r}: must be a string")
         self._url = url if url is not None else db.default_database_url()
         self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
         self._write_engine = db.for_writing(self._engine)
+        try:
+            if create:
+                db.create_sqlite_file(self._engine)  # 0600, before SQLite makes it
+            else:
+                db.require_registry(self._engine)
+        except BaseException:
+            self._engine.dispose()
+            raise
+        self._watches: list[ChangeWatch] = []
         if setup:
+            from .bootstrap import ensure_ready  # the bootstrap sits above the store
+
             try:
-                db.ensure_ready(self._engine)
+                ensure_ready(self._engine)
             except BaseException:
                 self._engine.dispose()
                 raise
@@ -110,7 +134,10 @@ class Registry:
         return self._url
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection and every change watch handed out."""
+        for watch in self._watches:
+            watch.close()
+        self._watches.clear()
         self._engine.dispose()
 
     def __enter__(self) -> Registry:
@@ -153,6 +180,8 @@ class Registry:
             writer.begin()
             yield writer
             writer.finish()
+        if writer.changed:
+            note_commit()
 
     # -- reads --------------------------------------------------------------------
 
@@ -163,6 +192,16 @@ class Registry:
         """
         with self._reading("cannot read registry revision") as connection:
             return q.revision(connection)
+
+    def watch_changes(self) -> ChangeWatch | None:
+        """Return a watch that tells cheaply whether anything was committed since.
+
+        None where the database offers no such signal (then read ``revision()``).
+        """
+        watch = open_watch(self._engine)
+        if watch is not None:
+            self._watches.append(watch)
+        return watch
 
     def schema_revision(self) -> str | None:
         """Return the database's migration revision (None when it is empty).
@@ -322,6 +361,66 @@ class Registry:
             )
             return tuple(q.to_event(row) for row in rows)
 
+    def capabilities(self) -> tuple[Capability, ...]:
+        """Return the capability vocabulary, by name."""
+        with self._reading("cannot read capabilities") as connection:
+            rows = connection.execute(
+                select(CapabilityRow.__table__).order_by(CapabilityRow.name)
+            ).all()
+            return tuple(Capability(**row._mapping) for row in rows)
+
+    def capability(self, name: str) -> Capability:
+        """Return one capability of the vocabulary.
+
+        :raises UnknownCapability: when the vocabulary has no such name (with the closest).
+        """
+        found = {c.name: c for c in self.capabilities()}
+        if name not in found:
+            raise UnknownCapability(name, found)
+        return found[name]
+
+    def log(
+        self,
+        *,
+        since: datetime | date | None = None,
+        by: str | None = None,
+        engine: str | None = None,
+        limit: int | None = None,
+    ) -> tuple[LogEntry, ...]:
+        """Return every change (claims, engines, models, rules, capabilities), newest first.
+
+        ``since`` keeps changes at or after it (a date means its start, UTC); ``by`` one
+        actor's; ``engine`` one engine's (history is kept by name: removed engines too).
+
+        :raises InvalidInput: for a bad ``limit`` or ``since``.
+        """
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
+        ):
+            raise InvalidInput(f"invalid limit {limit!r}: a positive integer")
+        start = _start_of(since)
+        with self._reading("cannot read the change log") as connection:
+            claims = select(ClaimEventRow.__table__)
+            changes = select(ChangeEventRow.__table__)
+            for table, query in ((ClaimEventRow, claims), (ChangeEventRow, changes)):
+                if start is not None:
+                    query = query.where(table.occurred_at >= start)
+                if by is not None:
+                    query = query.where(table.actor == by)
+                if engine is not None:
+                    query = query.where(table.engine == engine)
+                query = query.order_by(table.occurred_at.desc(), table.id.desc())
+                if limit is not None:
+                    query = query.limit(limit)
+                if table is ClaimEventRow:
+                    claims = query
+                else:
+                    changes = query
+            entries = [q.claim_log_entry(row) for row in connection.execute(claims)]
+            entries += [q.change_log_entry(row) for row in connection.execute(changes)]
+        entries.sort(key=lambda e: e.occurred_at, reverse=True)
+        return tuple(entries[:limit] if limit is not None else entries)
+
     def audit(
         self,
         *,
@@ -355,8 +454,8 @@ class Registry:
                 ClaimRow.status.in_(weaker),
             ]
         if stale_days is not None:
-            if stale_days < 0:
-                raise InvalidInput(f"invalid stale_days {stale_days}: must be >= 0")
+            if type(stale_days) is not int or not 0 <= stale_days <= 36500:
+                raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
             cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
             where.append(or_(ClaimRow.verified_at.is_(None), ClaimRow.verified_at < cutoff))
         return self._claims(engine, where)
@@ -366,4 +465,23 @@ class Registry:
     add_engine = _one_transaction(Writer.add_engine)
     add_model = _one_transaction(Writer.add_model)
     add_rule = _one_transaction(Writer.add_rule)
+    add_capability = _one_transaction(Writer.add_capability)
     set_claim = _one_transaction(Writer.set_claim)
+    set_claims = _one_transaction(Writer.set_claims)
+    unset_claim = _one_transaction(Writer.unset_claim)
+    remove_rule = _one_transaction(Writer.remove_rule)
+    move_rule = _one_transaction(Writer.move_rule)
+    remove_model = _one_transaction(Writer.remove_model)
+    remove_engine = _one_transaction(Writer.remove_engine)
+
+
+def _start_of(since: object) -> datetime | None:
+    if since is None:
+        return None
+    if isinstance(since, datetime):
+        if since.tzinfo is None:
+            raise InvalidInput("invalid since: give an aware datetime (or a date)")
+        return since
+    if isinstance(since, date):
+        return datetime.combine(since, time(), UTC)
+    raise InvalidInput(f"invalid since {since!r}: a date or a datetime")

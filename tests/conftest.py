@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from toolwire.registry.db import create_engine, ensure_ready
+from toolwire.registry.bootstrap import ensure_ready
+from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -317,3 +318,15 @@ def shared_registry(
     url = _fresh(request, request.param, tmp_path_factory.mktemp("shared"), seeded=True)
     with Registry(url) as opened:
         yield opened
+
+
+@pytest.fixture
+def second_database_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """Return the URL of a second empty database on this test's backend."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'second.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = f"toolwire_test_{next(_names)}"
+    server.execute(f"CREATE DATABASE {name}")
+    request.addfinalizer(lambda: server.execute(f"DROP DATABASE {name} WITH (FORCE)"))
+    return server.url(name)

@@ -6,16 +6,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .._options import Options, Wire, resolve_options
+from .._audience import for_the_model
+from .._options import ALL_OPTIONS, Options, Wire, resolve_options
 from ..errors import UnknownWire
-from . import anthropic, gemini, hermes, ollama, openai, responses
+from . import anthropic, bedrock, gemini, hermes, ollama, openai, responses
 
 __all__ = ["TABLE", "plan"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
         module.WIRE.name: module.WIRE
-        for module in (anthropic, openai, responses, gemini, ollama, hermes)
+        for module in (anthropic, openai, responses, gemini, ollama, hermes, bedrock)
     }
 )
 
@@ -46,8 +47,11 @@ def plan(
     :raises UnknownOption: for an option name no wire knows (in ``unknown``).
     :raises InvalidOption: for an option value it cannot take.
     """
-    key = (wire, image_input, native_pdf, source_blocks, response_tag)
-    if not unknown:
+    key: tuple[object, ...] = (wire, image_input, native_pdf, source_blocks, response_tag)
+    if unknown and unknown.keys() <= ALL_OPTIONS:
+        # The newer options arrive here by name: part of the key, so still one lookup.
+        key = (*key, *sorted(unknown.items()))
+    if not unknown or len(key) > 5:
         try:
             return _PLANS[key]
         except (KeyError, TypeError):
@@ -57,11 +61,22 @@ def plan(
         raise UnknownWire(wire, TABLE)
     given = dict(unknown or {})
     for name, value in zip(
-        ("image_input", "native_pdf", "source_blocks", "response_tag"), key[1:], strict=True
+        ("image_input", "native_pdf", "source_blocks", "response_tag"), key[1:5], strict=True
     ):
         if value is not UNSET:
             given[name] = value
-    found = (spec.block, resolve_options(spec, given))
-    if len(_PLANS) < _PLANS_MAX:  # every value resolved is a bool or a str: hashable
+    options = resolve_options(spec, given)
+    found = (_audience_block(spec.block) if options.audience else spec.block, options)
+    # every value resolved is a bool or a str: hashable
+    if len(_PLANS) < _PLANS_MAX and (not unknown or len(key) > 5):
         _PLANS[key] = found
     return found
+
+
+def _audience_block(block: Callable[[Any, Options], Any]) -> Callable[[Any, Options], Any]:
+    """Return ``block`` run on the result without its user-only items (``audience=True``)."""
+
+    def audience_block(result: Any, options: Options) -> Any:
+        return block(for_the_model(result), options)
+
+    return audience_block

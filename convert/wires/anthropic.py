@@ -15,6 +15,9 @@
 - ``source_blocks=False`` (endpoints that reject source blocks inside a
   tool_result): no ``document`` or ``search_result``; text documents become text
   blocks, PDFs placeholders.
+- With ``url_sources=True``, an https ``resource_link`` to an image (with
+  ``image_input=True``) or a PDF (with ``native_pdf`` and ``source_blocks``)
+  becomes an ``image``/``document`` block with a ``url`` source.
 - Everything else becomes a text block holding its placeholder.
 - When no block is left, ``content`` is the string form (``""`` or the
   structured content as JSON); a failed tool with no output says so in text,
@@ -25,7 +28,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._items import DOCUMENT, IMAGE, NATIVE, PDF, TEXT
+from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, unsent
+from .._links import link_kind, link_reason
 from .._options import Options, Wire
 from .._values import thaw
 
@@ -57,22 +61,26 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        if kind == IMAGE and options.image_input and len(item.data) <= MAX_IMAGE_BASE64:
-            source = {"type": "base64", "media_type": item.mime, "data": item.data}
-        elif (
-            kind == PDF
-            and options.native_pdf
-            and options.source_blocks
-            and len(item.data) <= MAX_PDF_BASE64
-        ):
-            source = {"type": "base64", "media_type": "application/pdf", "data": item.data}
+        # The gates of ``_media`` inline (this is the hot path of a native payload);
+        # ``reason`` reads ``_media``, and the report's tests hold the two together.
+        if kind == IMAGE and options.image_input:
+            data, shown = item.native(MAX_IMAGE_BASE64)
+        elif kind == PDF and options.native_pdf and options.source_blocks:
+            data, shown = item.native(MAX_PDF_BASE64)
+        elif kind == LINK and reason(item, options) is None:
+            native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
+            blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
+            continue
         else:
             if (fallback := _block(item, options)) is not None:
                 blocks.append(fallback)
             continue
+        if data is None:
+            blocks.append({"type": "text", "text": shown})
+            continue
         native: dict[str, Any] = {
             "type": "image" if kind == IMAGE else "document",
-            "source": source,
+            "source": {"type": "base64", "media_type": item.mime, "data": data},
         }
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)
@@ -86,6 +94,30 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     if result.is_error:
         out["is_error"] = True
     return out
+
+
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
+    if item.kind == IMAGE:
+        if not options.image_input:
+            return "not_read"
+        return item.native(MAX_IMAGE_BASE64)  # type: ignore[no-any-return]
+    if item.kind == PDF:
+        if not options.native_pdf:
+            return "not_read"
+        if not options.source_blocks:
+            return "no_form"  # this endpoint takes no document block in a tool_result
+        return item.native(MAX_PDF_BASE64)  # type: ignore[no-any-return]
+    return "no_form"
 
 
 def _block(item: Any, options: Options) -> dict[str, Any] | None:
@@ -122,8 +154,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="anthropic",
     native={"image": True, "pdf": False},
-    options=frozenset({"image_input", "native_pdf", "source_blocks"}),
+    options=frozenset({"image_input", "native_pdf", "source_blocks", "url_sources"}),
     defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

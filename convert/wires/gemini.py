@@ -10,6 +10,9 @@
   WebP; no GIF) with ``image_input=True``, a PDF with ``native_pdf=True``.
   Documented for Gemini 3 and later. At most 20 MiB of base64 per part (the
   API's inline request limit); larger payloads stay placeholders.
+- With ``url_sources=True``, an https ``resource_link`` to an image (JPEG, PNG,
+  WebP; ``image_input``) or a PDF (``native_pdf``) moves into ``parts`` as
+  ``{"fileData": {"mimeType": ..., "fileUri": URL}}``.
 - ``is_error`` has no field on this wire and is not sent.
 - Envelope: one ``{"role": "user", "parts": [...]}`` content with every part.
 """
@@ -20,7 +23,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _items
-from .._items import IMAGE, PDF
+from .._items import IMAGE, LINK, PDF, unsent
+from .._links import link_reason
 from .._options import Options, Wire
 from .._values import thaw
 
@@ -35,14 +39,27 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``functionResponse`` part for ``result``."""
     string = result._string
     parts: list[dict[str, Any]] = []
-    if options.image_input or options.native_pdf:
+    if (options.image_input or options.native_pdf) and result._texts is None:
         kept: list[str] = []
         for item in result._items:
-            if _native(item, options):
-                parts.append({"inlineData": {"mimeType": item.mime, "data": item.data}})
+            # The gates of ``_media`` inline (no call per item); ``reason`` reads
+            # ``_media``, and the report's tests hold the two together.
+            kind = item.kind
+            if (kind == IMAGE and options.image_input and item.mime in IMAGE_MIMES) or (
+                kind == PDF and options.native_pdf
+            ):
+                data, shown = item.native(MAX_BASE64)
+            elif kind == LINK and reason(item, options) is None:
+                parts.append({"fileData": {"mimeType": item.mime, "fileUri": item.uri}})
+                continue
             else:
                 kept.append(item.text)
-        if parts:
+                continue
+            if data is not None:
+                parts.append({"inlineData": {"mimeType": item.mime, "data": data}})
+            else:
+                kept.append(shown)
+        if parts or kept != [item.text for item in result._items]:
             string = "\n".join(kept)
     structured = result._structured[0]
     if structured is None:
@@ -60,12 +77,28 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return {"functionResponse": call}
 
 
-def _native(item: Any, options: Options) -> bool:
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
     if item.kind == IMAGE:
-        return options.image_input and item.mime in IMAGE_MIMES and len(item.data) <= MAX_BASE64
+        if not options.image_input:
+            return "not_read"
+        if item.mime not in IMAGE_MIMES:
+            return "unsupported_mime"
+        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
     if item.kind == PDF:
-        return options.native_pdf and len(item.data) <= MAX_BASE64
-    return False
+        if not options.native_pdf:
+            return "not_read"
+        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
+    return "no_form"
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
@@ -76,8 +109,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="gemini",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources"}),
     defaults=Options(),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

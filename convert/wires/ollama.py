@@ -4,6 +4,9 @@
   ``"tool_call_id": id`` when the id is non-empty (the server accepts it; the
   Python client drops it).
 - The content is the string form; no native media form, placeholders only.
+- ``format_tool_results(..., hoist=True)``: PNG and JPEG images (``image_input``)
+  follow the tool messages in one user message's ``images`` (``_hoist``);
+  ``ToolResult.to`` ignores ``hoist`` and ``image_input``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="ollama",
     native={},
-    options=frozenset(),
+    options=frozenset({"hoist", "image_input"}),
     defaults=Options(),
     block=block,
     envelope=envelope,

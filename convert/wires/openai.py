@@ -4,6 +4,9 @@
 - The content is the string form: no native media form exists in a tool
   message, so images and PDFs are placeholders whatever the options say.
 - ``is_error`` has no field on this wire and is not sent.
+- ``format_tool_results(..., hoist=True)``: images (``image_input``) and PDFs
+  (``native_pdf``) follow the tool messages in one user message (``_hoist``);
+  ``ToolResult.to`` ignores ``hoist`` and the media options.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="openai",
     native={},
-    options=frozenset(),
+    options=frozenset({"hoist", "image_input", "native_pdf"}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -8,6 +8,9 @@
     with a ``data:`` URL;
   - a PDF, with ``native_pdf=True``: ``input_file`` with ``file_data`` (a
     ``data:application/pdf;base64,`` URL) and a sanitized ``filename``;
+  - with ``url_sources=True``, an https ``resource_link`` to an image
+    (``image_input``) or a PDF (``native_pdf``): ``input_image`` with the URL in
+    ``image_url``, or ``input_file`` with ``file_url``;
   - every other item: ``input_text`` with its string form (empty ones dropped).
 - A payload over 50 MiB of base64 (the API's request limit) stays a placeholder.
 - ``is_error`` has no field on this wire and is not sent.
@@ -19,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from .._base64 import data_url
-from .._items import IMAGE, PDF
+from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, unsent
+from .._links import link_kind, link_reason
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -33,33 +37,69 @@ DEFAULT_FILENAME = "document.pdf"
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``function_call_output`` item for ``result``."""
     output: str | list[dict[str, Any]] = result._string
-    if options.image_input or options.native_pdf:
+    if (options.image_input or options.native_pdf) and result._texts is None:
         parts = _parts(result, options)
         if parts is not None:
             output = parts
     return {"type": "function_call_output", "call_id": result.id, "output": output}
 
 
-def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | None:
-    """Return the part list, or None when no item goes out natively."""
+def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | str | None:
+    """Return the part list; when no item goes out natively, the string form if a
+    payload failed the strict check on the way (its placeholder says so), else None."""
     parts: list[dict[str, Any]] = []
-    native = False
+    texts: list[str] = []
+    native = changed = False
     for item in result._items:
-        if item.kind == IMAGE and options.image_input and len(item.data) <= MAX_BASE64:
-            parts.append({"type": "input_image", "image_url": data_url(item.mime, item.data)})
+        kind = item.kind
+        text = item.text
+        if kind == LINK and reason(item, options) is None:
+            if link_kind(item, IMAGE_MIMES) == "image":
+                parts.append({"type": "input_image", "image_url": item.uri})
+            else:
+                parts.append({"type": "input_file", "file_url": item.uri})
             native = True
-        elif item.kind == PDF and options.native_pdf and len(item.data) <= MAX_BASE64:
-            parts.append(
-                {
-                    "type": "input_file",
-                    "file_data": data_url("application/pdf", item.data),
-                    "filename": pdf_filename(item.uri),
-                }
-            )
-            native = True
-        elif item.text.strip():
-            parts.append({"type": "input_text", "text": item.text})
-    return parts if native else None
+            continue
+        if kind in (IMAGE, PDF) and type(got := _media(item, options)) is tuple:
+            data, text = got
+            if data is not None:
+                native = True
+                if kind == IMAGE:
+                    parts.append({"type": "input_image", "image_url": data_url(item.mime, data)})
+                else:
+                    parts.append(
+                        {
+                            "type": "input_file",
+                            "file_data": data_url("application/pdf", data),
+                            "filename": pdf_filename(item.uri),
+                        }
+                    )
+                continue
+        changed = changed or text is not item.text
+        texts.append(text)
+        if text.strip():
+            parts.append({"type": "input_text", "text": text})
+    if native:
+        return parts
+    return "\n".join(texts) if changed else None
+
+
+def reason(item: Any, options: Options) -> str | None:
+    """Return why an image, PDF or link item is not sent natively, or None when it is."""
+    if item.kind == LINK:
+        return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
+    got = _media(item, options)
+    return got if isinstance(got, str) else unsent(item, got[0])
+
+
+def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
+    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
+    else why it is not (its payload is then not read)."""
+    if item.kind in (IMAGE, PDF):
+        if not (options.image_input if item.kind == IMAGE else options.native_pdf):
+            return "not_read"
+        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
+    return "no_form"
 
 
 def pdf_filename(uri: str) -> str:
@@ -91,8 +131,9 @@ def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
 WIRE = Wire(
     name="responses",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources"}),
     defaults=Options(),
     block=block,
     envelope=envelope,
+    reason=reason,
 )

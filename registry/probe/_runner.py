@@ -43,6 +43,7 @@ DEFAULT_KEY_ENV = {
     "responses": "OPENAI_API_KEY",
     "gemini": "GEMINI_API_KEY",
     "ollama": "OLLAMA_API_KEY",
+    "bedrock": "AWS_BEARER_TOKEN_BEDROCK",  # a Bedrock API key, as the AWS SDKs read it
 }
 #: 4xx statuses that are about the caller, not the request shape: they are errors.
 _NOT_SHAPE = frozenset({401, 402, 403, 404, 407, 408, 429})
@@ -322,12 +323,17 @@ def _send(
 
 
 def _error_message(text: str) -> str:
-    """Return the message of a JSON error body (every wire nests it in ``error``), else the text."""
+    """Return the message of a JSON error body, else the text.
+
+    Most wires nest it in ``error``; Bedrock's is a top-level ``message``.
+    """
     try:
         data = json.loads(text)
     except ValueError:
         return text
-    error = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return text
+    error = data.get("error", data)
     message = error.get("message") if isinstance(error, dict) else error
     return message if isinstance(message, str) else text
 

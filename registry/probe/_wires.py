@@ -14,6 +14,9 @@ the scenario's native options forced on -- carries the challenge.
 - hermes: the OpenAI chat endpoint; the tool is described in ``<tools>`` in the
   system turn, the call is ``<tool_call>`` text and the result the converter's
   ``<tool_response>`` text.
+- bedrock: ``POST {base}/model/{modelId}/converse`` (the Converse API), with a Bedrock
+  API key as ``Authorization: Bearer`` (AWS SigV4 signing is not done); blobs are
+  base64 in the JSON body, as the HTTP API takes them.
 """
 
 from __future__ import annotations
@@ -264,6 +267,39 @@ def _ollama_reply(data: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
+# -- bedrock (Converse) -------------------------------------------------------------------
+
+
+def _bedrock_body(model: str, turn: Turn) -> dict[str, Any]:
+    body: dict[str, Any] = {"inferenceConfig": {"maxTokens": MAX_TOKENS}}
+    if turn.png_base64 is not None:
+        image = {"image": {"format": "png", "source": {"bytes": turn.png_base64}}}
+        body["messages"] = [{"role": "user", "content": [{"text": turn.prompt}, image]}]
+        return body
+    spec = {
+        "name": TOOL_NAME,
+        "description": TOOL_DESCRIPTION,
+        "inputSchema": {"json": _NO_PARAMETERS},
+    }
+    body["toolConfig"] = {"tools": [{"toolSpec": spec}]}
+    call = {"toolUse": {"toolUseId": CALL_ID, "name": TOOL_NAME, "input": {}}}
+    body["messages"] = [
+        {"role": "user", "content": [{"text": turn.prompt}]},
+        {"role": "assistant", "content": [call]},
+        *_tool_messages("bedrock", turn),
+    ]
+    return body
+
+
+def _bedrock_reply(data: Any) -> str:
+    message = (data.get("output") or {}).get("message") or {}
+    return "".join(
+        str(block.get("text", ""))
+        for block in message.get("content") or []
+        if isinstance(block, dict)
+    )
+
+
 #: How each wire is spoken, by wire name.
 API: Mapping[str, WireApi] = {
     "anthropic": WireApi(
@@ -301,5 +337,11 @@ API: Mapping[str, WireApi] = {
         headers=_bearer,
         body=_hermes_body,
         reply_text=_chat_reply,
+    ),
+    "bedrock": WireApi(
+        path=lambda model: f"/model/{quote(model, safe='')}/converse",
+        headers=_bearer,
+        body=_bedrock_body,
+        reply_text=_bedrock_reply,
     ),
 }

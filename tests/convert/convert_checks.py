@@ -24,15 +24,17 @@ import typing
 from collections.abc import Iterator
 from typing import Any
 
+import botocore.session
 import typing_extensions
 from anthropic.types import MessageParam, ToolResultBlockParam
+from botocore.validate import ParamValidator
 from convert_samples import sniff
 from google.genai import types as gtypes
 from ollama import Message as OllamaMessage
 from openai.types.chat import ChatCompletionToolMessageParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 
-WIRES = ("anthropic", "openai", "responses", "gemini", "ollama", "hermes")
+WIRES = ("anthropic", "openai", "responses", "gemini", "ollama", "hermes", "bedrock")
 ANTHROPIC_MAX_IMAGE_BASE64 = 5 * 1024 * 1024
 ANTHROPIC_IMAGE_MIMES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 GEMINI_INLINE_MIMES = {"image/jpeg", "image/png", "image/webp", "application/pdf"}
@@ -210,6 +212,12 @@ def parse_data_url(url: Any, path: str) -> tuple[str, bytes]:
     return mime, check_media(data, mime, path)
 
 
+def check_https(url: Any, path: str) -> None:
+    """Raise unless ``url`` is an absolute https URL (what a URL source may be)."""
+    if not isinstance(url, str) or not re.fullmatch(r"https://[^\s/?#]+[^\s]*", url, re.I):
+        raise SchemaError(f"{path}: not an https URL: {url!r}")
+
+
 # --- per-wire checks -------------------------------------------------------------
 
 
@@ -250,6 +258,8 @@ def check_anthropic(block: Any) -> None:
                     raise SchemaError(f"{path}: empty text document")
             elif source["type"] == "base64":
                 check_media(source["data"], "application/pdf", f"{path}.source.data")
+            elif source["type"] == "url":
+                check_https(source["url"], f"{path}.source.url")
         if node.get("type") == "image" and isinstance(source, dict) and source["type"] == "base64":
             if source["media_type"] not in ANTHROPIC_IMAGE_MIMES:
                 raise SchemaError(f"{path}: image type {source['media_type']}")
@@ -265,8 +275,8 @@ def check_openai(block: Any) -> None:
         raise SchemaError("$.content: the converter sends a string")
 
 
-def check_responses(block: Any) -> None:
-    """Check one Responses ``function_call_output`` input item."""
+def check_responses(block: Any, url_sources: bool = False) -> None:
+    """Check one Responses ``function_call_output`` input item (URLs only with url_sources)."""
     check_typed(block, FunctionCallOutput, "$")
     if "role" in block:
         raise SchemaError("$: an input item has no role")
@@ -283,9 +293,16 @@ def check_responses(block: Any) -> None:
             if not part["text"].strip():
                 raise SchemaError(f"{path}: empty input_text")
         elif part["type"] == "input_image":
+            if url_sources and str(part.get("image_url")).startswith("https:"):
+                check_https(part["image_url"], f"{path}.image_url")
+                continue
             mime, _ = parse_data_url(part.get("image_url"), f"{path}.image_url")
             if mime not in ANTHROPIC_IMAGE_MIMES:
                 raise SchemaError(f"{path}: image type {mime}")
+        elif part["type"] == "input_file" and "file_url" in part and url_sources:
+            if set(part) != {"type", "file_url"}:
+                raise SchemaError(f"{path}: a file by URL carries only file_url")
+            check_https(part["file_url"], f"{path}.file_url")
         elif part["type"] == "input_file":
             mime, _ = parse_data_url(part.get("file_data"), f"{path}.file_data")
             if mime != "application/pdf":
@@ -311,8 +328,8 @@ def validate_gemini_part(part: Any) -> gtypes.Part:
         raise SchemaError(f"$: google-genai rejects the part: {exc}") from None
 
 
-def check_gemini(block: Any) -> None:
-    """Check one ``functionResponse`` part."""
+def check_gemini(block: Any, url_sources: bool = False) -> None:
+    """Check one ``functionResponse`` part (``fileData`` parts only with url_sources)."""
     if not isinstance(block, dict) or set(block) != {"functionResponse"}:
         raise SchemaError(f"$: expected exactly a functionResponse part, got {block!r}")
     part = validate_gemini_part(block)
@@ -327,6 +344,17 @@ def check_gemini(block: Any) -> None:
         raise SchemaError("$.functionResponse.parts: sent only with native media")
     sdk_parts = part.function_response.parts or []  # type: ignore[union-attr]
     for index, inner in enumerate(call.get("parts", [])):
+        if "fileData" in inner and url_sources:
+            path = f"$.functionResponse.parts[{index}].fileData"
+            if set(inner) != {"fileData"} or set(inner["fileData"]) != {"mimeType", "fileUri"}:
+                raise SchemaError(f"{path}: unexpected shape {sorted(inner)}")
+            if inner["fileData"]["mimeType"] not in GEMINI_INLINE_MIMES:
+                raise SchemaError(f"{path}: MIME type {inner['fileData']['mimeType']}")
+            check_https(inner["fileData"]["fileUri"], f"{path}.fileUri")
+            sdk = sdk_parts[index].file_data  # type: ignore[union-attr]
+            if sdk is None or sdk.file_uri != inner["fileData"]["fileUri"]:
+                raise SchemaError(f"{path}: the SDK reads another fileUri")
+            continue
         path = f"$.functionResponse.parts[{index}].inlineData"
         if set(inner) != {"inlineData"} or set(inner["inlineData"]) != {"mimeType", "data"}:
             raise SchemaError(f"{path}: unexpected shape {sorted(inner)}")
@@ -387,6 +415,94 @@ def check_hermes(block: Any, tag: str = "tool_response") -> None:
         raise SchemaError("$: content and name are strings")
 
 
+# --- bedrock: botocore's own validator against the bedrock-runtime service model ---
+
+_BEDROCK = botocore.session.get_session().get_service_model("bedrock-runtime")
+_CONVERSE = _BEDROCK.operation_model("Converse").input_shape
+BEDROCK_IMAGE_FORMATS = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+BEDROCK_MAX_IMAGE = 3_750_000
+BEDROCK_MAX_DOCUMENT = 4_500_000
+_BEDROCK_NAME = re.compile(r"[A-Za-z0-9()\[\]-]+( [A-Za-z0-9()\[\]-]+)*")
+
+
+def converse_request(blocks: list[Any]) -> dict[str, Any]:
+    """Return a Converse request whose user turn answers one toolUse per block."""
+    uses = [
+        {"toolUse": {"toolUseId": b["toolResult"]["toolUseId"] or "x", "name": "t", "input": {}}}
+        for b in blocks
+    ]
+    for b in blocks:  # an empty id is passed through; Bedrock's own rule is checked apart
+        if not b["toolResult"]["toolUseId"]:
+            b["toolResult"] = {**b["toolResult"], "toolUseId": "x"}
+    return {
+        "modelId": "anthropic.claude-sonnet-4-5",
+        "messages": [
+            {"role": "user", "content": [{"text": "go"}]},
+            {"role": "assistant", "content": uses},
+            {"role": "user", "content": blocks},
+        ],
+        "toolConfig": {
+            "tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object"}}}}]
+        },
+    }
+
+
+def validate_converse(request: dict[str, Any]) -> None:
+    """Raise unless botocore's validator accepts ``request`` as Converse input."""
+    report = ParamValidator().validate(request, _CONVERSE)
+    if report.has_errors():
+        raise SchemaError(f"botocore rejects the request: {report.generate_report()}")
+
+
+def check_bedrock(block: Any, raw_bytes: bool = False) -> None:
+    """Check one ``toolResult`` block: botocore's validator, then Bedrock's documented rules."""
+    if not isinstance(block, dict) or set(block) != {"toolResult"}:
+        raise SchemaError(f"$: expected exactly a toolResult block, got {block!r}")
+    result = block["toolResult"]
+    if set(result) != {"toolUseId", "content", "status"}:
+        raise SchemaError(f"$.toolResult: unexpected keys {sorted(result)}")
+    validate_converse(converse_request([{"toolResult": dict(result)}]))
+    if not result["content"]:
+        raise SchemaError("$.toolResult.content: empty")
+    names: set[str] = set()
+    for index, part in enumerate(result["content"]):
+        path = f"$.toolResult.content[{index}]"
+        if len(part) != 1:
+            raise SchemaError(f"{path}: a union sets exactly one member: {sorted(part)}")
+        if "text" in part and not part["text"].strip():
+            raise SchemaError(f"{path}: blank text is rejected")
+        if "json" in part and not isinstance(part["json"], dict):
+            raise SchemaError(f"{path}: json is sent as an object")
+        media = part.get("image") or part.get("document")
+        if media is None:
+            continue
+        enum = _BEDROCK.shape_for("ImageFormat" if "image" in part else "DocumentFormat").enum
+        if media["format"] not in enum:  # botocore's validator does not check enums
+            raise SchemaError(f"{path}: format {media['format']!r} not in the service model")
+        data = media["source"]["bytes"]
+        if raw_bytes != isinstance(data, bytes):
+            raise SchemaError(f"{path}: bytes form {type(data).__name__}, raw_bytes={raw_bytes}")
+        raw = data if isinstance(data, bytes) else decode_base64(data, f"{path}.source.bytes")
+        if "image" in part:
+            mime = BEDROCK_IMAGE_FORMATS[media["format"]]
+            if sniff(raw) != mime or len(raw) > BEDROCK_MAX_IMAGE:
+                raise SchemaError(f"{path}: {media['format']} of {len(raw)} bytes")
+        else:
+            if media["format"] != "pdf" or sniff(raw) != "application/pdf":
+                raise SchemaError(f"{path}: only PDFs go as documents")
+            if len(raw) > BEDROCK_MAX_DOCUMENT:
+                raise SchemaError(f"{path}: document of {len(raw)} bytes")
+            name = media["name"]
+            if not _BEDROCK_NAME.fullmatch(name) or len(name) > 200 or name in names:
+                raise SchemaError(f"{path}: document name {name!r}")
+            names.add(name)
+
+
 BLOCK_CHECKS = {
     "anthropic": check_anthropic,
     "openai": check_openai,
@@ -394,6 +510,7 @@ BLOCK_CHECKS = {
     "gemini": check_gemini,
     "ollama": check_ollama,
     "hermes": check_hermes,
+    "bedrock": check_bedrock,
 }
 
 
@@ -401,6 +518,10 @@ def check_block(wire: str, block: Any, options: dict[str, Any] | None = None) ->
     """Run the checks of ``wire`` on one block."""
     if wire == "hermes":
         check_hermes(block, (options or {}).get("response_tag") or "tool_response")
+    elif wire == "bedrock":
+        check_bedrock(block, bool((options or {}).get("raw_bytes")))
+    elif wire in ("responses", "gemini"):
+        BLOCK_CHECKS[wire](block, bool((options or {}).get("url_sources")))  # type: ignore[call-arg]
     else:
         BLOCK_CHECKS[wire](block)
 
@@ -429,7 +550,16 @@ def check_envelope(
         if content.role != "user" or len(messages[0]["parts"]) != count:
             raise SchemaError("$[0]: a user content with one part per result")
         for part in messages[0]["parts"]:
-            check_gemini(part)
+            check_gemini(part, bool((options or {}).get("url_sources")))
+    elif wire == "bedrock":
+        if len(messages) != 1 or set(messages[0]) != {"role", "content"}:
+            raise SchemaError("$: one user message")
+        if messages[0]["role"] != "user" or len(messages[0]["content"]) != count:
+            raise SchemaError("$[0]: a user message with one toolResult per result")
+        blocks = [{"toolResult": dict(b["toolResult"])} for b in messages[0]["content"]]
+        validate_converse(converse_request(blocks))
+        for block in messages[0]["content"]:
+            check_bedrock(block, bool((options or {}).get("raw_bytes")))
     elif wire == "hermes":
         if len(messages) != count:
             raise SchemaError("$: one message per result")
@@ -461,6 +591,12 @@ def string_forms(wire: str, block: Any) -> list[str]:
         return [part["text"] for part in output if part["type"] == "input_text"]
     if wire == "gemini":
         return [json.dumps(block["functionResponse"]["response"], ensure_ascii=False)]
+    if wire == "bedrock":
+        return [p["text"] for p in block["toolResult"]["content"] if "text" in p] + [
+            json.dumps(p["json"], ensure_ascii=False)
+            for p in block["toolResult"]["content"]
+            if "json" in p
+        ]
     if wire == "anthropic":
         content = block["content"]
         if isinstance(content, str):

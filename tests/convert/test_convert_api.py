@@ -27,7 +27,7 @@ from toolwire.convert import (
 )
 from toolwire.convert.wires import TABLE
 
-EXPECTED_WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+EXPECTED_WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes", "bedrock"}
 TEXT = ToolResult(name="get_weather", id="call_1", content=[{"type": "text", "text": "Sunny"}])
 
 
@@ -73,7 +73,7 @@ def test_import_pulls_in_no_database_or_cli_packages() -> None:
 # --- wire dispatch -----------------------------------------------------------------
 
 
-def test_wires_are_the_six_wires() -> None:
+def test_wires_are_the_seven_wires() -> None:
     assert set(WIRES) == EXPECTED_WIRES
     assert len(WIRES) == len(EXPECTED_WIRES)
 
@@ -90,12 +90,13 @@ def test_dispatch_table_has_an_entry_for_every_wire() -> None:
 
 def test_wire_options_say_which_options_each_wire_reads() -> None:
     assert {wire: convert.wire_options(wire) for wire in WIRES} == {
-        "anthropic": {"image_input", "native_pdf", "source_blocks"},
-        "openai": set(),
-        "responses": {"image_input", "native_pdf"},
-        "gemini": {"image_input", "native_pdf"},
-        "ollama": set(),
+        "anthropic": {"image_input", "native_pdf", "source_blocks", "url_sources"},
+        "openai": {"hoist", "image_input", "native_pdf"},  # media options only with hoist
+        "responses": {"image_input", "native_pdf", "url_sources"},
+        "gemini": {"image_input", "native_pdf", "url_sources"},
+        "ollama": {"hoist", "image_input"},
         "hermes": {"response_tag"},
+        "bedrock": {"image_input", "native_pdf", "raw_bytes"},
     }
     with pytest.raises(convert.UnknownWire):
         convert.wire_options("chat")
@@ -141,6 +142,8 @@ CARRIES = {
     ("ollama", "pdf"): False,
     ("hermes", "image"): False,
     ("hermes", "pdf"): False,
+    ("bedrock", "image"): True,
+    ("bedrock", "pdf"): True,
 }
 NEEDS_VISION = {
     ("anthropic", "image"): True,
@@ -155,6 +158,10 @@ NEEDS_VISION = {
     ("ollama", "pdf"): False,
     ("hermes", "image"): False,
     ("hermes", "pdf"): False,
+    ("bedrock", "image"): True,
+    # Converse reads a PDF document by text extraction unless citations are enabled
+    # (which toolwire never asks for): a text-only model reads it.
+    ("bedrock", "pdf"): False,
 }
 
 
@@ -200,8 +207,17 @@ def test_needing_vision_implies_carrying() -> None:
 # --- options -----------------------------------------------------------------------
 
 
-def test_options_are_the_four_documented_ones() -> None:
-    assert {"image_input", "native_pdf", "source_blocks", "response_tag"} == OPTIONS
+def test_options_are_the_documented_ones() -> None:
+    assert {
+        "image_input",
+        "native_pdf",
+        "source_blocks",
+        "response_tag",
+        "raw_bytes",
+        "url_sources",
+        "audience",
+        "hoist",
+    } == OPTIONS
 
 
 @pytest.mark.parametrize("wire", sorted(EXPECTED_WIRES))
@@ -374,6 +390,7 @@ def test_envelope_of_no_results(wire: str) -> None:
     expected = {
         "anthropic": [{"role": "user", "content": []}],
         "gemini": [{"role": "user", "parts": []}],
+        "bedrock": [{"role": "user", "content": []}],
     }
     assert format_tool_results(wire, []) == expected.get(wire, [])
 
@@ -382,7 +399,7 @@ def test_envelope_of_no_results(wire: str) -> None:
 def test_envelope_takes_any_iterable_and_matches_to(wire: str) -> None:
     messages = format_tool_results(wire, iter([A, B]), image_input=True)
     blocks = [A.to(wire, image_input=True), B.to(wire, image_input=True)]
-    if wire in ("anthropic",):
+    if wire in ("anthropic", "bedrock"):
         assert messages[0]["content"] == blocks
     elif wire == "gemini":
         assert messages[0]["parts"] == blocks

@@ -157,8 +157,14 @@ def test_structured_content_without_content() -> None:
     assert ToolResult.from_mcp({"content": None, "structuredContent": {"a": 1}}) == result
 
 
-def test_is_error_must_be_true_to_count() -> None:
-    assert ToolResult.from_mcp({"content": [], "isError": "yes"}).is_error is False
+@pytest.mark.parametrize("flag", ["yes", "false", "true", [], {}, 2])
+def test_is_error_must_be_a_boolean(flag: Any) -> None:
+    with pytest.raises(InvalidToolResult, match="is_error must be true or false"):
+        ToolResult.from_mcp({"content": [], "isError": flag})
+
+
+def test_is_error_booleans_count() -> None:
+    assert ToolResult.from_mcp({"content": [], "isError": False}).is_error is False
     assert ToolResult.from_mcp({"content": [], "isError": True}).is_error is True
     assert ToolResult.from_mcp({"content": [], "is_error": True}).is_error is True
 
@@ -234,3 +240,72 @@ def test_content_objects_given_directly() -> None:
     item = mt.ImageContent(type="image", data=b64(PNG), **_mime("image/png"))
     result = ToolResult(content=[item])
     assert result.to("openai")["content"] == f"[image] image/png ({len(PNG)} bytes)"
+
+
+# --- MCP 2026-07-28: any JSON value as structuredContent, resultType ------------------
+
+NON_OBJECTS = [[1, "two", {"three": 3}], "plain", 42, 1.5, True, False]
+
+
+@pytest.mark.parametrize("value", NON_OBJECTS)
+def test_structured_content_may_be_any_json_value(value: Any) -> None:
+    import json
+
+    result = ToolResult.from_mcp({"content": [], "structuredContent": value}, name="t")
+    encoded = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    assert result.to("openai")["content"] == encoded
+    assert result.to("responses")["output"] == encoded
+    assert result.to("ollama")["content"] == encoded
+    assert result.to("anthropic")["content"] == encoded
+    assert result.to("gemini")["functionResponse"]["response"] == {"result": value}
+
+
+def test_structured_object_is_gemini_response_itself() -> None:
+    result = ToolResult.from_mcp({"content": [], "structuredContent": {"a": [1]}})
+    assert result.to("gemini")["functionResponse"]["response"] == {"a": [1]}
+
+
+def test_non_object_structured_content_from_mcp_objects() -> None:
+    try:
+        obj = mt.CallToolResult(content=[], **_result_fields([1, 2], False))
+    except Exception:  # mcp 1.x: structuredContent is an object only
+        assert MCP_MAJOR < 2
+        pytest.skip("this mcp version takes only objects as structuredContent")
+    result = ToolResult.from_mcp(obj)
+    assert result.structured_content == (1, 2)
+    assert result.to("openai")["content"] == "[1,2]"
+    assert result.to("gemini")["functionResponse"]["response"] == {"result": [1, 2]}
+
+
+def test_result_type_is_kept() -> None:
+    assert ToolResult.from_mcp({"content": []}).result_type == "complete"
+    assert ToolResult.from_mcp({"content": [], "resultType": "complete"}).result_type == "complete"
+    task = ToolResult.from_mcp({"content": [{"type": "text", "text": "t"}], "resultType": "task"})
+    assert task.result_type == "task"
+    assert task.to("openai")["content"] == "t"  # converted as any result; not sent
+    assert task != ToolResult.from_mcp({"content": [{"type": "text", "text": "t"}]})
+    assert ToolResult(result_type="task").result_type == "task"
+
+
+def test_result_type_from_mcp_objects() -> None:
+    obj = mt.CallToolResult(content=[mt.TextContent(type="text", text="t")])
+    assert ToolResult.from_mcp(obj).result_type == "complete"  # 1.x: absent; 2.x: dumped
+    if "result_type" in getattr(mt.CallToolResult, "model_fields", {}):
+        obj = mt.CallToolResult(content=[], result_type="task")
+        assert ToolResult.from_mcp(obj).result_type == "task"
+
+
+def test_input_required_is_not_a_tool_result() -> None:
+    asked = {"resultType": "input_required", "inputRequests": {"a": {}}, "requestState": "s"}
+    with pytest.raises(InvalidToolResult, match="input_required"):
+        ToolResult.from_mcp(asked)
+    with pytest.raises(InvalidToolResult, match="input_required"):
+        ToolResult.from_mcp({**asked, "content": []})
+    with pytest.raises(InvalidToolResult, match="input_required"):
+        ToolResult.from_mcp({"jsonrpc": "2.0", "id": 1, "result": {**asked, "content": []}})
+
+
+@pytest.mark.parametrize("bad", [1, ["complete"], {"x": 1}])
+def test_result_type_must_be_a_string(bad: Any) -> None:
+    with pytest.raises(InvalidToolResult, match="result_type must be a string"):
+        ToolResult.from_mcp({"content": [], "resultType": bad})

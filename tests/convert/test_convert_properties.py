@@ -41,6 +41,10 @@ MIMES = [
 ]
 URIS = [
     "file:///docs/report.pdf",
+    "https://example.com/a.png",
+    "HTTPS://example.com/b",
+    "http://example.com/c.pdf",
+    "https://",
     "file:///docs/My%20Report",
     "https://example.com/a/b.pdf?x=1",
     "urn:uuid:1234",
@@ -143,6 +147,7 @@ def pdf_items(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def link_items(draw: st.DrawFn) -> dict[str, Any]:
     item: dict[str, Any] = {"type": "resource_link", "uri": draw(st.sampled_from(URIS))}
+    _optional(item, "mimeType", draw(st.sampled_from(MIMES)), draw(st.booleans()))
     _optional(item, "name", draw(texts), draw(st.booleans()))
     return _optional(item, "title", draw(texts), draw(st.booleans()))
 
@@ -215,7 +220,16 @@ unknown_items = st.builds(
     ),
 )
 
-items = st.one_of(
+audiences = st.sampled_from([["user"], ["assistant"], ["user", "assistant"], [], "user", None])
+
+
+def _with_audience(item: dict[str, Any], audience: Any) -> dict[str, Any]:
+    if audience is not None and item.get("type") != "text":
+        return {**item, "annotations": {"audience": audience}}
+    return item
+
+
+plain_items = st.one_of(
     text_items(),
     media_items(),
     resource_items(),
@@ -226,6 +240,7 @@ items = st.one_of(
     search_items(),
     unknown_items,
 )
+items = st.builds(_with_audience, plain_items, audiences)
 
 json_scalars = (
     st.none()
@@ -248,6 +263,9 @@ options = st.fixed_dictionaries(
         "native_pdf": st.booleans(),
         "source_blocks": st.booleans(),
         "response_tag": st.sampled_from(["tool_response", "fn_response", "r.v-1"]),
+        "raw_bytes": st.booleans(),
+        "url_sources": st.booleans(),
+        "audience": st.booleans(),
     },
 )
 

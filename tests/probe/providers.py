@@ -9,7 +9,8 @@ response shape and validated with the SDK's response model before it is sent. Wh
   source it was sent, and answers with the code it found;
 - ``ignorer``: answers without looking at any media;
 - ``rejecter``: answers 400 to a request with a document form (anthropic ``document``
-  / ``search_result``, responses ``input_file``, gemini PDF ``inlineData``), like a
+  / ``search_result``, responses ``input_file``, gemini PDF ``inlineData``, bedrock
+  ``document``), like a
   shim that does not take them, and reads everything else;
 - ``crasher``: 500; ``sleeper``: answers only after the client gave up;
 - ``mute``: a 200 reply without any text (its output tokens all spent on thinking).
@@ -28,24 +29,29 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anthropic.types
+import botocore.session
 import ollama
 import openai.types.chat
 import openai.types.responses
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+from botocore.validate import ParamValidator
 from convert_checks import (
     SchemaError,
     check_anthropic,
+    check_bedrock,
     check_gemini,
     check_hermes,
     check_ollama,
     check_openai,
     check_responses,
     check_typed,
+    validate_converse,
 )
 from google.genai import types as gtypes
 from ollama._types import ChatRequest
@@ -59,6 +65,7 @@ DOCUMENT_SCENARIOS = {
     "anthropic": {"tool_result_pdf", "source_blocks"},
     "responses": {"tool_result_pdf"},
     "gemini": {"tool_result_pdf"},
+    "bedrock": {"tool_result_pdf"},
 }
 OCR_TOOLS = ("tesseract", "pdftotext")
 #: A code is not a word: tesseract reads it letter by letter without its dictionaries.
@@ -146,6 +153,11 @@ def media(body: Any) -> list[tuple[str, Any]]:
             blob(inline["mimeType"], inline["data"])
         for image in node.get("images") or []:
             blob("image/png", image)
+        for key, mime in (("image", "image/png"), ("document", "application/pdf")):
+            block = node.get(key)  # bedrock: {"image": {"format": ..., "source": {"bytes"}}}
+            source = block.get("source") if isinstance(block, dict) else None
+            if isinstance(source, dict) and isinstance(source.get("bytes"), str):
+                blob(mime, source["bytes"])
     return found
 
 
@@ -420,9 +432,88 @@ class OllamaApi(Api):
         return {"error": message}
 
 
+def _decoded_blobs(value: Any) -> Any:
+    """Return ``value`` with each base64 ``bytes`` field decoded, as botocore holds blobs."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                base64.b64decode(v, validate=True)
+                if k == "bytes" and isinstance(v, str)
+                else _decoded_blobs(v)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_decoded_blobs(v) for v in value]
+    return value
+
+
+_CONVERSE_OUTPUT = (
+    botocore.session.get_session()
+    .get_service_model("bedrock-runtime")
+    .operation_model("Converse")
+    .output_shape
+)
+
+
+class BedrockApi(Api):
+    """The Converse API with a Bedrock API key (``Authorization: Bearer``)."""
+
+    wire = "bedrock"
+    _PATH = re.compile(r"/model/([^/]+)/converse")
+
+    def model_and_key(self, path: str, headers: Any, body: Any) -> tuple[str, str | None]:
+        match = self._PATH.fullmatch(path)
+        if match is None:
+            raise Rejected(404, f"no route {path}")
+        return urllib.parse.unquote(match.group(1)), _bearer(headers)
+
+    def check(self, path: str, body: Any) -> None:
+        model, _ = self.model_and_key(path, {}, body)
+        if "modelId" in body:
+            raise SchemaError("modelId belongs in the path, not the body")
+        try:
+            request = {"modelId": model, **_decoded_blobs(body)}
+        except ValueError as exc:  # binascii.Error: a blob that is not base64
+            raise SchemaError(f"a bytes field is not base64: {exc}") from None
+        validate_converse(request)
+        for message in body["messages"]:
+            for block in message["content"]:
+                if "toolResult" in block:
+                    check_bedrock(block)
+
+    def has_document(self, body: Any) -> bool:
+        return any(isinstance(n, dict) and "document" in n for n in _walk(body))
+
+    def reply(self, model: str, text: str) -> dict[str, Any]:
+        content = [{"text": text}] if text else []
+        data = {
+            "output": {"message": {"role": "assistant", "content": content}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 10, "outputTokens": 3, "totalTokens": 13},
+            "metrics": {"latencyMs": 12},
+        }
+        shape = _CONVERSE_OUTPUT
+        report = ParamValidator().validate(data, shape)
+        if report.has_errors():
+            raise AssertionError(f"botocore rejects the reply: {report.generate_report()}")
+        return data
+
+    def error(self, status: int, message: str) -> dict[str, Any]:
+        return {"message": message}  # the type is in the x-amzn-ErrorType header
+
+
 APIS: dict[str, Callable[[], Api]] = {
     api.wire: api
-    for api in (AnthropicApi, OpenAIApi, HermesApi, ResponsesApi, GeminiApi, OllamaApi)
+    for api in (
+        AnthropicApi,
+        OpenAIApi,
+        HermesApi,
+        ResponsesApi,
+        GeminiApi,
+        OllamaApi,
+        BedrockApi,
+    )
 }
 #: The path prefix of each wire's base URL (openai-style bases include /v1).
 BASE_PATHS = {"openai": "/v1", "hermes": "/v1", "responses": "/v1"}
@@ -483,6 +574,9 @@ class ProviderServer:
         try:
             request.send_response(status)
             request.send_header("content-type", "application/json")
+            if self.api.wire == "bedrock" and status >= 400:
+                kind = {400: "ValidationException", 401: "UnrecognizedClientException"}
+                request.send_header("x-amzn-errortype", kind.get(status, "InternalServerException"))
             request.send_header("content-length", str(len(encoded)))
             request.end_headers()
             request.wfile.write(encoded)

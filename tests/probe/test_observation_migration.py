@@ -1,4 +1,4 @@
-"""Migration 0004: the observation table arrives empty beside existing rows, and goes again."""
+"""Migration 0005: the observation table arrives empty beside existing rows, and goes again."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _insert_observation(engine: Engine, **changes: object) -> None:
 
 
 def test_upgrade_keeps_rows_and_downgrade_drops_only_observations(engine: Engine) -> None:
-    db.upgrade(engine, "0002")
+    db.upgrade(engine, "0004")
     with engine.begin() as connection:
         connection.execute(
             sa.text(
@@ -60,7 +60,7 @@ def test_upgrade_keeps_rows_and_downgrade_drops_only_observations(engine: Engine
             ),
             {"now": NOW},
         )
-    db.upgrade(engine, "0004")
+    db.upgrade(engine, "0005")
     assert "observation" in sa.inspect(engine).get_table_names()
     assert _count(engine, "engine") == 1
     assert _count(engine, "observation") == 0
@@ -68,9 +68,13 @@ def test_upgrade_keeps_rows_and_downgrade_drops_only_observations(engine: Engine
     with engine.connect() as connection:
         row = connection.execute(sa.text("SELECT engine, outcome, challenge FROM observation"))
         assert [tuple(r) for r in row] == [("anthropic", "ignored", "ACEFHJ")]
-    db.downgrade(engine, "0002")
-    assert "observation" not in sa.inspect(engine).get_table_names()
+    db.downgrade(engine, "0004")
+    tables = sa.inspect(engine).get_table_names()
+    assert "observation" not in tables
+    assert {"capability", "change_event"} <= set(tables)  # 0003's tables stay
     assert _count(engine, "engine") == 1
+    with engine.connect() as connection:  # 0004's bedrock wire row stays
+        assert connection.scalar(sa.text("SELECT count(*) FROM wire WHERE name = 'bedrock'")) == 1
     db.upgrade(engine)
     assert _count(engine, "observation") == 0
 

@@ -52,14 +52,14 @@ def test_importing_the_registry_loads_neither_httpx_nor_pillow() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_without_httpx_probe_says_which_extra_to_install(tmp_path: object) -> None:
+def test_without_httpx_probe_says_which_extra_to_install(sqlite_url: str) -> None:
     code = (
         "import sys; sys.modules['httpx'] = None\n"
         "from toolwire.registry.cli import main\n"
-        "main(['--database-url', 'sqlite:///' + sys.argv[1], 'probe', 'anthropic', 'm'])"
+        "main(['--database-url', sys.argv[1], 'probe', 'anthropic', 'm'])"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code, f"{tmp_path}/registry.sqlite3"],
+        [sys.executable, "-c", code, sqlite_url],
         capture_output=True,
         text=True,
         env={"TOOLWIRE_USER": "ops", "PATH": "/usr/bin:/bin"},

@@ -177,7 +177,7 @@ def test_conflicts_follow_the_latest_observation(url: str, anthropic: ProviderSe
     }
     decided = {r["capability"]: r["decided_by"] for r in rows}
     assert decided["tool_result_images"] == "engine"
-    assert decided["image_input"].startswith("rule #1")
+    assert decided["image_input"].startswith("rule:1 ")
     ok(probe(url, anthropic, model, "--record"))  # the model's own claims now agree
     assert json.loads(ok(run(url, "audit", "--conflicts", "--format", "json"))) == []
     ok(
@@ -191,7 +191,7 @@ def test_conflicts_follow_the_latest_observation(url: str, anthropic: ProviderSe
     assert [(r["capability"], r["decided_by"], r["status"]) for r in rows] == [
         ("tool_result_images", "model", "documented")
     ]
-    table = ok(run(url, "audit", "--conflicts", "--capability", "tool_result_images"))
+    table = ok(run(url, "audit", "--conflicts", "--capability", "tool_result_images", "--wide"))
     assert table.splitlines()[1].split()[:5] == [
         "anthropic",
         model,
@@ -265,13 +265,15 @@ def test_explain_names_the_latest_observation(url: str, anthropic: ProviderServe
         [seen] = list_observations(opened, model=model)
     out = ok(run(url, "resolve", "anthropic", model, "--explain"))
     day = seen.observed_at.date().isoformat()
-    assert (
-        f"observed: #{seen.id} ignored on {day} (anthropic wire, {anthropic.base_url}); "
+    line = (
+        f"#{seen.id} ignored on {day} (anthropic wire, {anthropic.base_url}); "
         "contradicts the true claim"
-    ) in out
-    assert out.count("observed:") == 1
+    )
+    block = out.split("\nobservations:\n", 1)[1].splitlines()
+    assert block[0].split(None, 1) == ["tool_result_images", line]
+    assert out.count(f"#{seen.id} ignored") == 1
     data = json.loads(ok(run(url, "resolve", "anthropic", model, "--explain", "--format", "json")))
-    assert data["observations"]["tool_result_images"]["id"] == seen.id
+    assert data["observations"] == {"tool_result_images": line}
     assert "observations" not in json.loads(
         ok(run(url, "resolve", "anthropic", model, "--format", "json"))
     )
@@ -290,7 +292,12 @@ def test_observation_list_filters(url: str, anthropic: ProviderServer) -> None:
     rows = json.loads(ok(run(url, "observation", "list", "--outcome", "error", "--format", "json")))
     assert [r["model"] for r in rows] == ["m-crasher"]
     assert ok(run(url, "observation", "list", "gemini")).splitlines()[-1] == "(none)"
-    table = ok(run(url, "observation", "list", "--model", "m-ignorer", "--scenario", "image_input"))
+    table = ok(
+        run(
+            url,
+            *("observation", "list", "--model", "m-ignorer", "--scenario", "image_input", "--wide"),
+        )
+    )
     assert table.splitlines()[1].split()[2:7] == [
         "anthropic",
         "m-ignorer",
@@ -347,6 +354,29 @@ def test_another_key_variable(sqlite_url: str, anthropic: ProviderServer) -> Non
         ],
     )
     assert ok(result).splitlines()[2].split()[:3] == ["image_input", "ignored", "200"]
+
+
+def test_bedrock_reads_its_key_from_the_bedrock_variable(
+    sqlite_url: str, servers: dict[str, ProviderServer]
+) -> None:
+    url = sqlite_url  # the backend does not matter here
+    bedrock = servers["bedrock"]
+    model = "anthropic.claude-sonnet-4-5-20250929-v1:0-ignorer"  # ':' is escaped in the path
+    env = {"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None}
+    args = ["--database-url", url, "probe", "bedrock", model, "--base-url", bedrock.base_url]
+    before = len(bedrock.requests)
+    result = CliRunner(env={**env, "AWS_BEARER_TOKEN_BEDROCK": KEY}).invoke(main, args)
+    rows = [line.split()[:3] for line in ok(result).splitlines()[2:]]
+    assert rows == [
+        [scenario, "ignored", "200"]
+        for scenario in ("image_input", "tool_result_images", "tool_result_pdf")
+    ]
+    assert len(bedrock.requests) - before == 3
+    assert all("modelId" not in body for body in bedrock.requests[before:])
+    missing = CliRunner(env={**env, "AWS_BEARER_TOKEN_BEDROCK": None}).invoke(main, args)
+    assert "note: $AWS_BEARER_TOKEN_BEDROCK is not set" in missing.stderr
+    assert one_line_error(missing).startswith("Error: 3 of 3")
+    assert missing.stdout.splitlines()[2].split()[:3] == ["image_input", "error", "401"]
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ ENGINES = {
     "gemini": "gemini",
     "ollama": "ollama",
     "hermes": "aki-openai",
+    "bedrock": "bedrock",
 }
 #: Codes that together use every character of the alphabet.
 CHALLENGES = {
@@ -27,6 +28,7 @@ CHALLENGES = {
     "gemini": "KMNPRT",
     "ollama": "WXY47A",
     "hermes": "ACEFHJ",
+    "bedrock": "KMNPRT",
 }
 #: Short for the model that never answers in time, ample for OCR everywhere else.
 SHORT, AMPLE = 0.1, 20.0
@@ -61,7 +63,8 @@ def test_default_scenarios_follow_the_wire() -> None:
         "tool_result_images",
         "tool_result_pdf",
     )
-    assert default_scenarios("gemini") == ("image_input", "tool_result_images", "tool_result_pdf")
+    for wire in ("gemini", "bedrock"):
+        assert default_scenarios(wire) == ("image_input", "tool_result_images", "tool_result_pdf")
     for wire in ("openai", "ollama", "hermes"):
         assert default_scenarios(wire) == ("image_input",)
 

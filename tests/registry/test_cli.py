@@ -50,6 +50,14 @@ def ok(result: Result) -> str:
     return result.stdout
 
 
+def noted(result: Result) -> str:
+    """Assert a claim set that recorded a new model succeeded and said so on stderr."""
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr.startswith("recorded new model "), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    return result.stdout
+
+
 def failed(result: Result, *fragments: str) -> str:
     """Assert a one-line 'Error:' failure without a traceback; return that line."""
     assert result.exit_code != 0
@@ -119,6 +127,20 @@ def test_the_command_tree_is_complete() -> None:
         "audit",
         "resolve",
         "format",
+        "engine remove",
+        "model remove",
+        "rule remove",
+        "rule move",
+        "claim unset",
+        "capability list",
+        "capability show",
+        "capability add",
+        "log",
+        "export",
+        "import",
+        "diff",
+        "probe",
+        "observation list",
     }
 
 
@@ -184,7 +206,7 @@ def test_db_seed_leaves_operator_claims_alone(runner: CliRunner, url: str) -> No
 def test_db_upgrade_creates_and_seeds_an_empty_database(
     runner: CliRunner, database_url: str
 ) -> None:
-    assert "schema:   empty" in ok(run(runner, database_url, "db", "current"))
+    failed(run(runner, database_url, "db", "current"), "no toolwire registry at", "db upgrade")
     out = ok(run(runner, database_url, "db", "upgrade"))
     assert out.strip() == f"schema at {registry_db.head_revision()} (was empty)"
     names = [
@@ -235,7 +257,7 @@ def test_engine_show_and_add(runner: CliRunner, url: str) -> None:
     shown = json.loads(ok(run(runner, url, "engine", "show", "gemini", "--format", "json")))
     assert shown["name"] == "gemini" and shown["kind"] == "first-party"
     assert {c["capability"] for c in shown["claims"]} >= {"image_input", "tool_result_images"}
-    assert shown["rules"][0]["pattern"] == "gemini-3(?![0-9]).*"
+    assert shown["rules"][0]["pattern"] == "gemini-3(?:[^0-9].*)?"
     assert "tool_result_images=true" in shown["rules"][0]["claims"]
     table = ok(run(runner, url, "engine", "show", "gemini"))
     assert "engine claims:" in table and "rules (the last matching rule wins):" in table
@@ -293,7 +315,7 @@ def test_model_add_list_show(runner: CliRunner, url: str) -> None:
     assert "not recorded (resolves by rules)" in unrecorded
 
 
-def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -> None:
+def test_rule_add_list_then_claim_set_by_reference(runner: CliRunner, url: str) -> None:
     added = json.loads(
         ok(
             run(
@@ -310,6 +332,7 @@ def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -
         )
     )[0]
     position = added["position"]
+    assert added["ref"].startswith("rule:") and added["ref"][5:].isdigit()
     assert added["match"] == "regex" and added["claims"] == ""
     out = ok(
         run(
@@ -321,7 +344,7 @@ def test_rule_add_list_then_claim_set_by_position(runner: CliRunner, url: str) -
             "image_input",
             "false",
             "--rule",
-            str(position),
+            added["ref"],
             "--status",
             "documented",
             "--evidence",
@@ -410,7 +433,7 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     assert (last["actor"], last["reason"]) == ("alice", "live test")
     assert all(e["capability"] == "tool_result_images" for e in events)
 
-    ok(
+    noted(
         run(
             runner,
             url,
@@ -444,9 +467,12 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     )
     assert event["subject_key"] == "model:MiniMax-M2.7-vision"
     assert (event["old_value"], event["new_value"], event["actor"]) == (None, True, "ops")
-    table = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
+    table = ok(run(runner, url, "claim", "history", "minimax-anthropic", "--wide"))
     assert table.splitlines()[0].split()[:3] == ["OCCURRED_AT", "ENGINE", "SUBJECT_KEY"]
     assert "model:MiniMax-M2.7-vision" in table
+    cut = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
+    assert all(len(line) <= 100 for line in cut.splitlines())  # the default width here
+    assert "…" in cut and "model:MiniMax-M2.7-vision" not in cut
 
 
 def _audit(runner: CliRunner, url: str, *args: str) -> list[dict[str, Any]]:
@@ -499,7 +525,7 @@ def test_audit_filters(runner: CliRunner, url: str) -> None:
 
 def test_audit_stale_days(runner: CliRunner, url: str) -> None:
     ten_days_ago = (date.today() - timedelta(days=10)).isoformat()
-    ok(
+    noted(
         run(
             runner,
             url,
@@ -538,6 +564,9 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
         "tool_result_images: false",
         "tool_result_pdf: true",
         "source_blocks: true",
+        "pdf_input: false",
+        "tool_result_url_sources: false",
+        "hoist_media: false",
         "options: image_input=false, native_pdf=true, source_blocks=true",
     ]
     explained = ok(run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7", "--explain"))
@@ -622,10 +651,21 @@ def test_format_a_file_with_id_and_name(runner: CliRunner, url: str, tmp_path: P
         "type": "image",
         "source": {"type": "base64", "media_type": "image/png", "data": PNG_B64},
     }
-    text_only = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path)))
+    text_only = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path), "--id", "t"))
     (message,) = json.loads(text_only)
     assert message["content"][0]["content"][1]["text"].startswith("[image] image/png (")
     assert PNG_B64 not in text_only
+    # without an id (or, where the wire names the tool, a name) it says which option helps
+    failed(run(runner, url, "format", "anthropic", "claude-2.1", str(path)), "no id", "--id")
+    failed(
+        run(runner, url, "format", "gemini", "gemini-3-flash-preview", str(path), "--id", "c"),
+        "no tool name",
+        "--name",
+    )
+    # --id and --name override the file's values
+    path.write_text(json.dumps({**CALL_RESULT, "id": "from-file"}), encoding="utf-8")
+    out = ok(run(runner, url, "format", "anthropic", "claude-2.1", str(path), "--id", "mine"))
+    assert json.loads(out)[0]["content"][0]["tool_use_id"] == "mine"
 
 
 def test_format_a_list_from_stdin(runner: CliRunner, url: str) -> None:
@@ -673,7 +713,8 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         ),
         ((*SET, "Image-Input", "true", *EVIDENCE), ("invalid capability 'Image-Input'",)),
         ((*SET, "image_input", "true", "--status", "documented"), ("--evidence",)),
-        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "99"), ("no rule at position 99",)),
+        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "99999"), ("has no rule 99999",)),
+        ((*SET, "image_input", "true", *EVIDENCE, "--rule", "rule:x"), ("rule:N",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--rule", "nope-.*"), ("no rule",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--model", "a b"), ("invalid model id",)),
         ((*SET, "image_input", "true", *EVIDENCE, "--model", "M", "--rule", "1"), ("not both",)),
@@ -848,7 +889,7 @@ def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
         holder.rollback()
         holder.close()
     assert state(url) == before
-    ok(run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7"))
+    noted(run(runner, url, *SET, "image_input", "true", *EVIDENCE, "--model", "MiniMax-M2.7"))
     assert state(url)[0] == before[0] + 1
 
 
@@ -862,11 +903,22 @@ def test_a_lone_surrogate_is_printed_escaped(url: str) -> None:
     """A real process: its stdout encodes strictly as UTF-8 (CliRunner's does not)."""
     body = json.dumps({"content": [{"type": "text", "text": "a\ud800b"}]})
     done = subprocess.run(
-        [sys.executable, "-m", "toolwire.registry.cli", "format", "openai", "gpt-4o", "-"],
+        [
+            sys.executable,
+            "-m",
+            "toolwire.registry.cli",
+            "format",
+            "openai",
+            "gpt-4o",
+            "-",
+            "--id",
+            "c",
+        ],
         input=body.encode(),
         capture_output=True,
         env={**os.environ, "TOOLWIRE_DATABASE_URL": url, "PYTHONIOENCODING": "utf-8"},
         check=False,
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert json.loads(done.stdout)[0]["content"] == "a\ud800b"
+    # The converter replaces a lone surrogate with U+FFFD when the result is built.
+    assert json.loads(done.stdout)[0]["content"] == "a\ufffdb"

@@ -74,6 +74,10 @@ def _finish(process: subprocess.Popen[str]) -> str:
 
 
 def test_two_writers_and_a_reader_lose_nothing(registry: Registry) -> None:
+    with registry.batch() as writer:
+        for name in "ab":
+            for n in range(CLAIMS_PER_WRITER):
+                writer.add_capability(f"{name}_{n}", description="test", created_by="tests")
     start_revision = registry.revision()
     writers = [_spawn(WRITER, registry.url, name, CLAIMS_PER_WRITER) for name in "ab"]
     _start_together(writers)

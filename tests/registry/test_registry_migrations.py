@@ -12,10 +12,13 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from toolwire.registry import db
+from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.errors import DatabaseError
 from toolwire.registry.models import Base
 
 TABLES = {
+    "capability",
+    "change_event",
     "claim",
     "claim_event",
     "engine",
@@ -26,7 +29,8 @@ TABLES = {
     "wire",
     "wire_form",
 }
-WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+WIRES_0002 = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
+WIRES = {*WIRES_0002, "bedrock"}  # 0004 adds the seventh
 
 
 @pytest.fixture
@@ -47,7 +51,7 @@ def _wires(engine: Engine) -> dict[str, str]:
 
 
 def test_single_head() -> None:
-    scripts = ScriptDirectory.from_config(db._alembic_config())
+    scripts = ScriptDirectory.from_config(db.alembic_config())
     assert len(scripts.get_heads()) == 1
     assert db.head_revision() == scripts.get_current_head()
 
@@ -97,7 +101,7 @@ def test_wire_migration_keeps_existing_rows(engine: Engine) -> None:
         )
     db.upgrade(engine, "0002")
     wires = _wires(engine)
-    assert set(wires) == WIRES
+    assert set(wires) == WIRES_0002
     assert wires["hermes"] == "ours"
 
 
@@ -120,13 +124,13 @@ def test_wire_migration_downgrade_keeps_referenced_wires(engine: Engine) -> None
 
 
 def test_ensure_ready_migrates_and_seeds_once(engine: Engine) -> None:
-    assert db.ensure_ready(engine) is True
+    assert ensure_ready(engine) is True
     assert db.current_revision(engine) == db.head_revision()
     with engine.connect() as connection:
         engines = connection.scalar(sa.text("SELECT count(*) FROM engine"))
         revision = connection.scalar(sa.text("SELECT revision FROM registry_state"))
     assert engines and engines > 20
-    assert db.ensure_ready(engine) is False
+    assert ensure_ready(engine) is False
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT revision FROM registry_state")) == revision
 
@@ -136,4 +140,27 @@ def test_unknown_newer_revision_is_a_clear_error(engine: Engine) -> None:
     with engine.begin() as connection:
         connection.execute(sa.text(f"UPDATE {db.VERSION_TABLE} SET version_num = '9999'"))
     with pytest.raises(DatabaseError, match="unknown to this toolwire"):
-        db.ensure_ready(engine)
+        ensure_ready(engine)
+
+
+def test_bedrock_migration_adds_the_seventh_wire_and_keeps_it_while_used(engine: Engine) -> None:
+    db.upgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES_0002
+    db.upgrade(engine, "0004")
+    assert set(_wires(engine)) == WIRES
+    db.downgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES_0002  # unused: removed
+    db.upgrade(engine, "0004")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO engine (name, provider, family, default_wire, kind, note,"
+                " created_at, created_by) VALUES ('br', 'p', 'bedrock', 'bedrock',"
+                " 'first-party', '', :now, 'test')"
+            ),
+            {"now": datetime.now(UTC)},
+        )
+    db.downgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES  # still named by an engine: kept
+    db.upgrade(engine)
+    assert set(_wires(engine)) == WIRES

@@ -22,6 +22,7 @@ ENGINES = {
     "perplexity": ("responses", "first-party"),
     "gemini": ("gemini", "first-party"),
     "ollama": ("ollama", "self-hosted"),
+    "bedrock": ("bedrock", "first-party"),
     "nousresearch": ("openai", "first-party"),
     "aki-openai": ("hermes", "first-party"),
     **{
@@ -207,6 +208,10 @@ def test_changed_seed_value_updates_seed_owned_claims(registry: Registry, tmp_pa
     changed = tmp_path / "changed.toml"
     changed.write_text(
         """
+[[capability]]
+name = "brand_new"
+description = "a capability this seed introduces"
+
 [[engine]]
 name = "perplexity"
 provider = "ignored once the engine exists"
@@ -232,14 +237,15 @@ source = "test"
     )
     with registry.batch() as writer:
         report = apply_seed(writer, load_seed([changed]))
-    assert (report.added, report.updated, report.kept) == (1, 1, 1)
+    # added: the capability and its claim; updated: tool_result_pdf; kept: the engine
+    assert (report.added, report.updated, report.kept) == (2, 1, 1)
     assert registry.engine("perplexity").provider == "Perplexity Agent API /v1/agent"
     history = registry.claim_history("perplexity", capability="tool_result_pdf")
     assert [(e.old_value, e.new_value, e.actor, e.reason) for e in history][-1] == (
         False,
         True,
         SEED_ACTOR,
-        "seed updated",
+        "seed",
     )
 
 

@@ -395,6 +395,7 @@ def test_audit_enabling_lists_weak_claims_that_enable_media(registry: Registry) 
 def test_audit_stale(lab: Registry) -> None:
     today = date(2026, 10, 31)
     for capability, verified in [("a", today - timedelta(days=40)), ("b", today), ("c", None)]:
+        lab.add_capability(capability, description="a test capability", created_by="tests")
         lab.set_claim("lab", capability, True, verified_at=verified, **CLAIM)
     stale = lab.audit(engine="lab", stale_days=30, today=today)
     assert [c.capability for c in stale] == ["a", "c"]

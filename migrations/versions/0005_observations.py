@@ -1,7 +1,7 @@
 """Create the append-only observation log of live probes.
 
-Revision ID: 0004
-Revises: 0002
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0002"
+revision: str = "0005"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

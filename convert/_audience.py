@@ -1,0 +1,62 @@
+"""MCP audiences: which content items are meant for the model.
+
+MCP content may carry ``annotations.audience``, a list of ``"user"`` and/or
+``"assistant"``. An item whose audience is given and lacks ``"assistant"`` is
+for the person, not the model. By default every item is kept (as the seed
+does); with the option ``audience=True`` such items are left out of the
+model-facing block, and the string form is rebuilt from the items that stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import _items
+
+if TYPE_CHECKING:
+    from ._result import ToolResult
+
+__all__ = ["AudienceView", "for_model", "for_the_model"]
+
+
+def for_model(raw: Mapping[str, Any]) -> bool:
+    """Return False when the item's ``annotations.audience`` is a list without "assistant"."""
+    annotations = raw.get("annotations")
+    if not isinstance(annotations, Mapping):
+        return True
+    audience = annotations.get("audience")
+    if not isinstance(audience, (list, tuple)):
+        return True
+    return "assistant" in audience
+
+
+class AudienceView:
+    """A result seen without its user-only items; reads like a ``ToolResult`` to a wire."""
+
+    __slots__ = ("_content", "_items", "_string", "_structured", "_texts", "id", "is_error", "name")
+
+    def __init__(self, result: ToolResult, keep: tuple[bool, ...]) -> None:
+        self.name = result.name
+        self.id = result.id
+        self.is_error = result.is_error
+        self._structured = result._structured
+        self._content = tuple(raw for raw, k in zip(result._source, keep, strict=True) if k)
+        items = tuple(item for item, k in zip(result._items, keep, strict=True) if k)
+        self._items = items
+        self._string = (
+            "\n".join(item.text for item in items) if items else self._structured[1] or ""
+        )
+        plain = all(item.kind == _items.TEXT and item.cache_control is None for item in items)
+        self._texts = tuple(i.text for i in items if i.text.strip()) if plain else None
+
+
+def for_the_model(result: ToolResult) -> ToolResult | AudienceView:
+    """Return ``result`` itself when every item is for the model, else a view without the rest."""
+    source = result._source  # the frozen items, 1:1 with ``_items`` -- or plain texts
+    if not source or type(source[0]) is str:  # all plain text: no item has annotations
+        return result
+    keep = tuple(for_model(raw) for raw in source)
+    if all(keep):
+        return result
+    return AudienceView(result, keep)

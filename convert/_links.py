@@ -1,0 +1,51 @@
+"""URL sources: an https ``resource_link`` to an image or a PDF, sent by URL (opt-in).
+
+With ``url_sources=True``, a wire that has a URL form (anthropic, responses,
+gemini) sends a ``resource_link`` whose URI is ``https:`` and whose declared
+MIME type is an image the wire takes or ``application/pdf`` by URL, under the
+same gates as base64 media (``image_input`` for images, ``native_pdf`` for
+PDFs). Any other link, and any other scheme, stays the placeholder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+from urllib.parse import urlsplit
+
+from ._items import LINK
+
+__all__ = ["link_kind", "link_reason"]
+
+
+def link_kind(item: Any, image_mimes: Collection[str]) -> str | None:
+    """Return "image" or "pdf" for a link that has a URL form on the wire, else None."""
+    if item.kind != LINK or not https(item.uri):
+        return None
+    if item.mime in image_mimes:
+        return "image"
+    return "pdf" if item.mime == "application/pdf" else None
+
+
+def link_reason(item: Any, options: Any, image_mimes: Collection[str], pdf: bool) -> str | None:
+    """Return why a link is not sent by URL (None: it is); ``pdf`` -- PDFs may go here."""
+    if not options.url_sources:
+        return "url_sources_off"
+    if not https(item.uri):
+        return "not_https"
+    kind = link_kind(item, image_mimes)
+    if kind is None:
+        return "unsupported_mime"
+    if kind == "image":
+        return None if options.image_input else "not_read"
+    return None if pdf else "not_read"
+
+
+def https(uri: str) -> bool:
+    """Return True for an absolute ``https://host...`` URI without spaces or controls."""
+    if uri[:8].lower() != "https://" or any(ch.isspace() or not ch.isprintable() for ch in uri):
+        return False
+    try:
+        return bool(urlsplit(uri).netloc)
+    except ValueError:
+        return False

@@ -1,0 +1,293 @@
+"""The base of ``Writer``: the transaction's lock, revision bump and shared lookups.
+
+Every write module (``_writer``, ``_removal``, ``_bulk``) builds on ``WriterBase``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy.engine import Connection
+from toolwire.convert import InvalidOption, format_tool_results
+
+from . import _queries as q
+from . import _validate as check
+from ._changes import CHANNEL
+from .errors import InvalidInput, InvalidRule, UnknownCapability, UnknownRule
+from .models import (
+    CapabilityRow,
+    ChangeEventRow,
+    ClaimEventRow,
+    ClaimRow,
+    EngineRow,
+    ModelRow,
+    RegistryStateRow,
+    RuleRow,
+    utcnow,
+)
+from .records import Claim
+
+__all__ = ["WriterBase"]
+
+CLAIM_FIELDS = ("value", "status", "evidence", "source", "verified_at")
+
+
+@dataclass(frozen=True, slots=True)
+class _Subject:
+    key: str
+    label: str
+    model_row_id: int | None = None
+    rule_id: int | None = None
+
+
+class WriterBase:
+    """A connection inside a write transaction, and the lookups every write shares."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self.changed = False
+        self._vocabulary: frozenset[str] | None = None
+
+    @property
+    def connection(self) -> Connection:
+        """The connection of this write transaction, for writes that join it."""
+        return self._connection
+
+    def begin(self) -> None:
+        """Take the registry's write lock (the registry_state row) for this transaction.
+
+        On SQLite the transaction's ``BEGIN IMMEDIATE`` holds the database's write lock
+        already, so no statement is needed there.
+        """
+        if self._connection.dialect.name == "sqlite":
+            return
+        self._connection.execute(
+            select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).with_for_update()
+        )
+
+    def finish(self) -> None:
+        """Bump the registry revision once if this transaction changed anything."""
+        if self.changed:
+            self._connection.execute(
+                update(RegistryStateRow)
+                .where(RegistryStateRow.id == 1)
+                .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
+            )
+            if self._connection.dialect.name == "postgresql":
+                # Delivered on commit to every resolver listening (see _changes).
+                self._connection.execute(text(f"NOTIFY {CHANNEL}"))
+
+    # -- shared helpers -------------------------------------------------------------
+
+    def known_capability(self, name: object) -> str:
+        """Return ``name`` when the vocabulary has it.
+
+        :raises InvalidCapability: for a malformed name.
+        :raises UnknownCapability: for a name not in the vocabulary (with the closest).
+        """
+        check.capability(name)
+        assert isinstance(name, str)
+        if self._vocabulary is None:
+            self._vocabulary = frozenset(self._connection.scalars(select(CapabilityRow.name)))
+        if name not in self._vocabulary:
+            raise UnknownCapability(name, self._vocabulary)
+        return name
+
+    def _forget_vocabulary(self) -> None:
+        self._vocabulary = None
+
+    def _change(
+        self,
+        engine: str | None,
+        entity: str,
+        subject: str,
+        action: str,
+        detail: dict[str, Any],
+        actor: str,
+        reason: str | None = None,
+    ) -> None:
+        """Append a change_event row (an engine, model, rule or capability changed)."""
+        self._connection.execute(
+            insert(ChangeEventRow).values(
+                engine=engine,
+                entity=entity,
+                subject=subject,
+                action=action,
+                detail=json.dumps(detail, sort_keys=True, ensure_ascii=False, default=str),
+                actor=actor,
+                occurred_at=utcnow(),
+                reason=reason,
+            )
+        )
+        self.changed = True
+
+    def _remove_claims(
+        self, engine: str, where: Any, label: str, actor: str, reason: str | None
+    ) -> int:
+        """Delete the claims selected by ``where``, each with a ``remove`` event first."""
+        rows = self._connection.execute(
+            select(ClaimRow.id, ClaimRow.subject_key, ClaimRow.capability, *_CLAIM_COLUMNS).where(
+                where
+            )
+        ).all()
+        if not rows:
+            return 0
+        now = utcnow()
+        self._connection.execute(
+            insert(ClaimEventRow),
+            [
+                {
+                    "claim_id": row.id,
+                    "engine": engine,
+                    "subject_key": row.subject_key,
+                    "subject": label if row.subject_key != "engine" else "engine",
+                    "capability": row.capability,
+                    **{f"old_{k}": getattr(row, k) for k in CLAIM_FIELDS},
+                    **{f"new_{k}": None for k in CLAIM_FIELDS},
+                    "actor": actor,
+                    "occurred_at": now,
+                    "reason": reason,
+                    "action": "remove",
+                }
+                for row in rows
+            ],
+        )
+        self._connection.execute(delete(ClaimRow).where(ClaimRow.id.in_([r.id for r in rows])))
+        self.changed = True
+        return len(rows)
+
+    def _claim_at(self, engine_id: int, subject_key: str, capability: str) -> Claim | None:
+        row = self._connection.execute(
+            q.claim_select().where(
+                ClaimRow.engine_id == engine_id,
+                ClaimRow.subject_key == subject_key,
+                ClaimRow.capability == capability,
+            )
+        ).first()
+        return None if row is None else q.to_claim(row)
+
+    def _model_row_id(self, engine_id: int, model_id: str) -> int | None:
+        found = self._connection.scalar(
+            select(ModelRow.id).where(
+                ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
+            )
+        )
+        return None if found is None else int(found)
+
+    def _insert_model(
+        self, engine_id: int, model_id: str, *, wire: str | None, note: str, created_by: str
+    ) -> int:
+        row_id: int = self._connection.execute(
+            insert(ModelRow)
+            .values(
+                engine_id=engine_id,
+                model_id=model_id,
+                wire=wire,
+                note=note,
+                created_at=utcnow(),
+                created_by=created_by,
+            )
+            .returning(ModelRow.id)
+        ).scalar_one()
+        self._change(
+            self._engine_name(engine_id),
+            "model",
+            f"model {model_id}",
+            "add",
+            {"wire": wire, "note": note},
+            created_by,
+        )
+        return row_id
+
+    def _engine_name(self, engine_id: int) -> str:
+        return str(self._connection.scalar(select(EngineRow.name).where(EngineRow.id == engine_id)))
+
+    def _subject(
+        self,
+        engine_id: int,
+        engine: str,
+        model: str | None,
+        rule: int | str | None,
+        *,
+        create_by: str | None,
+    ) -> _Subject | None:
+        """Resolve the claim subject; a missing model row is created when ``create_by``."""
+        if model is not None:
+            row_id = self._model_row_id(engine_id, model)
+            if row_id is None:
+                if create_by is None:
+                    return None
+                row_id = self._insert_model(
+                    engine_id, model, wire=None, note="", created_by=create_by
+                )
+            return _Subject(f"model:{model}", f"model {model}", model_row_id=row_id)
+        if rule is not None:
+            found = self._find_rule(engine_id, engine, rule)
+            return _Subject(
+                f"rule:{found.id}",
+                f"rule:{found.id} {found.match} {found.pattern}",
+                rule_id=found.id,
+            )
+        return _Subject("engine", "engine")
+
+    def _find_rule(self, engine_id: int, engine: str, rule: int | str) -> Any:
+        where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
+        rows = self._connection.execute(
+            select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
+                RuleRow.engine_id == engine_id, where
+            )
+        ).all()
+        if not rows:
+            raise UnknownRule(engine, rule)
+        if len(rows) > 1:
+            raise InvalidRule(
+                f"pattern {rule!r} names both an exact and a regex rule of {engine!r}; "
+                "give the rule id"
+            )
+        return rows[0]
+
+
+_CLAIM_COLUMNS = tuple(getattr(ClaimRow, k) for k in CLAIM_FIELDS)
+
+
+def required(value: object, what: str, longest: int | None = None) -> str:
+    """Return a non-empty string of at most ``longest`` characters (checked as text)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"invalid {what} {value!r}: must be a non-empty string")
+    if longest is not None and len(value) > longest:
+        raise InvalidInput(f"invalid {what}: longer than {longest} characters")
+    return check.text(value, what)
+
+
+def checked_tag(value: object) -> str | None:
+    """Return a hermes response tag the converter takes (it alone says what is valid)."""
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise InvalidOption("a tag is a string")
+        format_tool_results("hermes", [], response_tag=value)
+    except InvalidOption as error:
+        raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
+    return value
+
+
+def as_date(value: object) -> date | None:
+    """Return a verified_at date; one after tomorrow (UTC, for every time zone) is refused."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        value = value.date()
+    if not isinstance(value, date):
+        raise InvalidInput(f"invalid verified_at {value!r}: must be a date")
+    if value > utcnow().date() + timedelta(days=1):
+        raise InvalidInput(f"invalid verified_at {value.isoformat()}: it is in the future")
+    return value
+
+
+def old_fields(current: Any) -> dict[str, Any]:
+    return {f"old_{k}": None if current is None else getattr(current, k) for k in CLAIM_FIELDS}

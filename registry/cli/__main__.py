@@ -1,0 +1,5 @@
+"""``python -m toolwire.registry.cli``."""
+
+from . import main
+
+main(prog_name="toolwire")

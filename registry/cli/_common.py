@@ -1,0 +1,230 @@
+"""What every command module shares: the context, error mapping, options and output.
+
+Nothing here imports SQLAlchemy, alembic or the store at module level: ``toolwire
+--help`` loads click and these modules only; a command imports what it needs when
+it runs.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import update_wrapper
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+from toolwire.convert import ToolwireError
+
+from .._output import FORMATS, as_row, render
+
+if TYPE_CHECKING:
+    from ..records import Rule
+    from ..store import Registry
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ENGINE_COLUMNS = ("name", "provider", "family", "default_wire", "kind", "base_url")
+MODEL_COLUMNS = ("engine", "model_id", "wire", "note")
+RULE_COLUMNS = ("engine", "position", "ref", "match", "pattern", "wire", "claims", "note")
+CLAIM_COLUMNS = (
+    "engine",
+    "subject_key",
+    "capability",
+    "value",
+    "status",
+    "evidence",
+    "source",
+    "verified_at",
+    "recorded_by",
+    "recorded_at",
+)
+
+
+class Context:
+    """What the group passes to every command: the database URL and a lazy registry."""
+
+    def __init__(self, url: str | None, busy_timeout: float, *, explicit: bool = False) -> None:
+        self.url = url
+        self.busy_timeout = busy_timeout
+        #: the URL came from --database-url or TOOLWIRE_DATABASE_URL
+        self.explicit = explicit
+        self._registry: Registry | None = None
+
+    def registry(self, *, setup: bool = True, create: bool = False) -> Registry:
+        """Return the registry, opened on first use.
+
+        Only the default database is created (and seeded) on first use; a database
+        named with ``--database-url``/``TOOLWIRE_DATABASE_URL`` must hold a registry
+        already (``toolwire db upgrade`` creates one), so a mistyped URL creates
+        nothing; ``create`` (``db upgrade``) lifts that.
+        """
+        if self._registry is None:
+            from ..store import Registry
+
+            self._registry = Registry(
+                self.url,
+                setup=setup,
+                create=create or not self.explicit,
+                busy_timeout=self.busy_timeout,
+            )
+        return self._registry
+
+    def close(self) -> None:
+        """Close the registry if a command opened it."""
+        if self._registry is not None:
+            self._registry.close()
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can cause into one line and exit 1."""
+    try:
+        yield
+    except ToolwireError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+        ) from None
+
+
+def pass_ctx(fn: F) -> F:
+    """Give the command the ``Context`` and map user errors to one-line failures."""
+
+    @click.pass_obj
+    def wrapper(obj: Context, /, *args: Any, **kwargs: Any) -> Any:
+        with user_errors():
+            return fn(obj, *args, **kwargs)
+
+    return update_wrapper(wrapper, fn)  # type: ignore[return-value]
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    ctx.meta[f"toolwire.{param.name}"] = value
+    return value
+
+
+def format_option(fn: F) -> F:
+    """Add ``--format table|json|csv``, ``--wide`` and ``--columns`` (read by ``emit``)."""
+    fn = click.option(
+        "--columns",
+        default=None,
+        metavar="A,B,...",
+        expose_value=False,
+        callback=_remember,
+        help="Only these columns, in this order (comma-separated).",
+    )(fn)
+    fn = click.option(
+        "--wide",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember,
+        help="Do not cut long table cells to the terminal width.",
+    )(fn)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="table",
+        show_default=True,
+        help="Output format.",
+    )(fn)
+
+
+def actor_option(fn: F) -> F:
+    """Add ``--by NAME``."""
+    return click.option(
+        "--by",
+        "actor",
+        default=None,
+        metavar="NAME",
+        help="Who records this (default: $TOOLWIRE_USER or the login name).",
+    )(fn)
+
+
+def who(given: str | None) -> str:
+    """Return who records a write: ``--by``, else $TOOLWIRE_USER, else the login name.
+
+    An empty ``--by`` is refused (the registry refuses blank actors).
+    """
+    if given is not None:
+        return given
+    if os.environ.get("TOOLWIRE_USER"):
+        return os.environ["TOOLWIRE_USER"]
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (a container user without a passwd entry)
+        return f"uid:{os.getuid()}" if hasattr(os, "getuid") else "unknown"
+
+
+def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
+    """Print records (dataclasses or dicts) as a table, JSON or CSV.
+
+    ``--columns`` picks and orders the columns (any field of the rows); a table is cut
+    to the terminal width unless ``--wide``.
+    """
+    data = [r if isinstance(r, dict) else as_row(r) for r in rows]
+    meta = click.get_current_context().meta
+    chosen = meta.get("toolwire.columns")
+    if chosen:
+        known = list(dict.fromkeys([*columns, *(k for row in data for k in row)]))
+        columns = [c.strip() for c in chosen.split(",") if c.strip()]
+        unknown = [c for c in columns if c not in known]
+        if unknown or not columns:
+            raise click.BadParameter(
+                f"unknown column(s) {', '.join(unknown) or '(none)'}; "
+                f"available: {', '.join(known)}",
+                param_hint="--columns",
+            )
+    echo(render(data, fmt, columns, width=width()))
+
+
+def width() -> int | None:
+    """Return the terminal width tables are cut to, None with ``--wide``."""
+    if click.get_current_context().meta.get("toolwire.wide"):
+        return None
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def cut(line: str, limit: int | None) -> str:
+    """Return ``line`` cut to ``limit`` characters with ``…`` (None: as it is)."""
+    return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    """Print ``text``; a lone surrogate (not UTF-8) is printed as its escape, ``\\ud800``."""
+    try:
+        click.echo(text, err=err)
+    except UnicodeEncodeError:
+        click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"), err=err)
+
+
+def echo_json(data: Any) -> None:
+    """Print one JSON document."""
+    echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def rule_row(rule: Rule) -> dict[str, Any]:
+    """Return a rule as an output row: its ``rule:N`` reference and its claims in one cell."""
+    row = as_row(rule)
+    row["ref"] = f"rule:{rule.id}"
+    row["claims"] = ", ".join(
+        f"{c.capability}={'true' if c.value else 'false'}" for c in rule.claims.values()
+    )
+    return row
+
+
+def rule_ref(text: str | None) -> int | str | None:
+    """Return the rule id of ``17`` or ``rule:17``, else the text as a pattern."""
+    if text is None:
+        return None
+    digits = text[5:] if text.startswith("rule:") else text
+    if digits.isascii() and digits.isdigit():
+        return int(digits)
+    if text.startswith("rule:"):
+        raise click.BadParameter(f"{text!r} is not a rule reference (rule:N)", param_hint="--rule")
+    return text

@@ -1,0 +1,160 @@
+"""``toolwire claim``: record and retract capability claims, read their history."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import click
+
+from ..vocab import EVIDENCE_STATUSES
+from ._common import (
+    CLAIM_COLUMNS,
+    Context,
+    actor_option,
+    echo,
+    emit,
+    format_option,
+    pass_ctx,
+    rule_ref,
+    who,
+)
+
+EVENT_COLUMNS = (
+    "occurred_at",
+    "engine",
+    "subject_key",
+    "capability",
+    "action",
+    "old_value",
+    "old_status",
+    "new_value",
+    "new_status",
+    "new_evidence",
+    "actor",
+    "reason",
+)
+
+_rule_option = click.option(
+    "--rule",
+    default=None,
+    metavar="rule:N|PATTERN",
+    help="Claim for this rule: its reference as `rule list` shows it (rule:17 or 17), "
+    "or its pattern.",
+)
+
+
+@click.group(name="claim")
+def group() -> None:
+    """Record and retract capability claims with their evidence, and read their history."""
+
+
+@group.command(name="set")
+@click.argument("engine")
+@click.argument("capability")
+@click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
+@click.option("--model", default=None, help="Claim for this model id (recorded if new).")
+@_rule_option
+@click.option(
+    "--status",
+    required=True,
+    type=click.Choice(EVIDENCE_STATUSES),
+    help="Strength of the evidence.",
+)
+@click.option("--evidence", required=True, help="What supports the claim, one sentence.")
+@click.option("--source", default=None, help="URL, test name or ticket behind the evidence.")
+@click.option(
+    "--verified-at",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="When the evidence was checked (YYYY-MM-DD, not in the future).",
+)
+@click.option("--reason", default=None, help="Why this changes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def set_(
+    obj: Context,
+    engine: str,
+    capability: str,
+    value: str,
+    model: str | None,
+    rule: str | None,
+    status: str,
+    evidence: str,
+    source: str | None,
+    verified_at: Any,
+    reason: str | None,
+    actor: str | None,
+    fmt: str,
+) -> None:
+    """Set CAPABILITY to true or false on ENGINE (or one of its models or rules)."""
+    if model is not None and rule is not None:
+        raise click.UsageError("give --model or --rule, not both")
+    when: date | None = verified_at.date() if verified_at is not None else None
+    with obj.registry().batch() as writer:
+        new_model = model is not None and not writer.has_model(engine, model)
+        claim = writer.set_claim(
+            engine,
+            capability,
+            value.lower() == "true",
+            model=model,
+            rule=rule_ref(rule),
+            status=status,
+            evidence=evidence,
+            source=source,
+            verified_at=when,
+            recorded_by=who(actor),
+            reason=reason,
+        )
+    if new_model:
+        echo(f"recorded new model {model} on {engine}", err=True)
+    emit([claim], fmt, CLAIM_COLUMNS)
+
+
+@group.command(name="unset")
+@click.argument("engine")
+@click.argument("capability")
+@click.option("--model", default=None, help="Retract this model's claim.")
+@_rule_option
+@click.option("--evidence", required=True, help="Why the claim goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def unset(
+    obj: Context,
+    engine: str,
+    capability: str,
+    model: str | None,
+    rule: str | None,
+    evidence: str,
+    actor: str | None,
+    fmt: str,
+) -> None:
+    """Retract a claim: the next, less specific claim decides from then on."""
+    if model is not None and rule is not None:
+        raise click.UsageError("give --model or --rule, not both")
+    claim = obj.registry().unset_claim(
+        engine,
+        capability,
+        model=model,
+        rule=rule_ref(rule),
+        evidence=evidence,
+        recorded_by=who(actor),
+    )
+    emit([claim], fmt, CLAIM_COLUMNS)
+
+
+@group.command(name="history")
+@click.argument("engine")
+@click.option("--model", default=None, help="Only this model's claims.")
+@click.option("--capability", default=None, help="Only this capability.")
+@format_option
+@pass_ctx
+def history(obj: Context, engine: str, model: str | None, capability: str | None, fmt: str) -> None:
+    """Show every change to an engine's claims, oldest first."""
+    events = obj.registry().claim_history(engine, model=model, capability=capability)
+    emit(events, fmt, EVENT_COLUMNS)
+
+
+COMMANDS = [group]

@@ -1,0 +1,77 @@
+"""``toolwire db``: create, migrate and seed the registry database."""
+
+from __future__ import annotations
+
+import click
+
+from ._common import Context, echo, echo_json, pass_ctx
+
+
+@click.group(name="db")
+def group() -> None:
+    """Create, migrate and seed the registry database."""
+
+
+@group.command(name="upgrade")
+@click.option("--force", is_flag=True, help="Migrate into a database that holds other tables too.")
+@pass_ctx
+def upgrade(obj: Context, force: bool) -> None:
+    """Create or migrate the database to the newest schema (seeding it when new)."""
+    from ..bootstrap import ensure_ready
+
+    registry = obj.registry(setup=False, create=True)
+    before = registry.schema_revision()
+    ensure_ready(registry._engine, force=force)
+    after = registry.schema_revision()
+    click.echo(f"schema at {after}" + ("" if before == after else f" (was {before or 'empty'})"))
+
+
+@group.command(name="current")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@pass_ctx
+def current(obj: Context, fmt: str) -> None:
+    """Show the database's schema revision, the newest one, and the data revision."""
+    from .. import db
+
+    registry = obj.registry(setup=False)
+    schema = registry.schema_revision()
+    head = db.head_revision()
+    data = registry.revision() if schema == head else None
+    if fmt == "json":
+        echo_json(
+            {
+                "database": repr(registry)[len("Registry(") + 1 : -2],
+                "schema": schema,
+                "head": head,
+                "up_to_date": schema == head,
+                "data_revision": data,
+            }
+        )
+        return
+    echo(f"database: {registry!r}")
+    echo(f"schema:   {schema or 'empty'} (head {head}{', up to date' if schema == head else ''})")
+    if data is not None:
+        echo(f"data revision: {data}")
+
+
+@group.command(name="seed")
+@pass_ctx
+def seed(obj: Context) -> None:
+    """Load the shipped seed data again; operator-recorded claims are never overwritten."""
+    from ..seed import seed as seed_registry
+
+    report = seed_registry(obj.registry())
+    click.echo(
+        f"seeded {len(report.engines)} engines: {report.added} added, {report.updated} updated, "
+        f"{report.kept} unchanged, {report.operator_owned} operator claims left alone"
+    )
+
+
+COMMANDS = [group]

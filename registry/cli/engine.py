@@ -1,0 +1,104 @@
+"""``toolwire engine``: list, show, add and remove engines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from toolwire.convert import WIRES
+
+from .._output import as_row
+from ..vocab import ENGINE_KINDS
+from ._common import (
+    ENGINE_COLUMNS,
+    RULE_COLUMNS,
+    Context,
+    actor_option,
+    echo,
+    echo_json,
+    emit,
+    format_option,
+    pass_ctx,
+    rule_row,
+    who,
+)
+
+
+@click.group(name="engine")
+def group() -> None:
+    """List, show, add and remove engines (the endpoints a client talks to)."""
+
+
+@group.command(name="list")
+@format_option
+@pass_ctx
+def list_(obj: Context, fmt: str) -> None:
+    """List every engine."""
+    emit(obj.registry().engines(), fmt, ENGINE_COLUMNS)
+
+
+@group.command(name="show")
+@click.argument("name")
+@format_option
+@pass_ctx
+def show(obj: Context, name: str, fmt: str) -> None:
+    """Show an engine with its engine-level claims and rules."""
+    snapshot = obj.registry().engine_snapshot(name)
+    if fmt == "json":
+        data = as_row(snapshot.engine)
+        data["claims"] = [as_row(c) for c in snapshot.claims.values()]
+        data["rules"] = [rule_row(r) for r in snapshot.rules]
+        data["models"] = sorted(snapshot.models)
+        echo_json(data)
+        return
+    emit([snapshot.engine], fmt, [*ENGINE_COLUMNS, "response_tag", "note"])
+    if fmt == "table":
+        echo("\nengine claims:")
+        emit(list(snapshot.claims.values()), fmt, ("capability", "value", "status", "evidence"))
+        echo("\nrules (the last matching rule wins):")
+        emit([rule_row(r) for r in snapshot.rules], fmt, RULE_COLUMNS[1:])
+        echo(f"\n{len(snapshot.models)} recorded models")
+
+
+@group.command(name="add")
+@click.argument("name")
+@click.option("--provider", required=True, help="Who runs it, e.g. 'Anthropic Messages'.")
+@click.option("--family", required=True, help="API family, e.g. anthropic, openai.")
+@click.option(
+    "--wire", "default_wire", required=True, type=click.Choice(WIRES), help="Default wire."
+)
+@click.option("--kind", required=True, type=click.Choice(ENGINE_KINDS), help="Kind of endpoint.")
+@click.option("--base-url", default=None, help="Endpoint URL.")
+@click.option("--response-tag", default=None, help="Hermes response tag (hermes wire).")
+@click.option("--note", default="", help="Free text.")
+@actor_option
+@format_option
+@pass_ctx
+def add(
+    obj: Context, name: str, default_wire: str, actor: str | None, fmt: str, **fields: Any
+) -> None:
+    """Add an engine."""
+    engine = obj.registry().add_engine(
+        name, default_wire=default_wire, created_by=who(actor), **fields
+    )
+    emit([engine], fmt, ENGINE_COLUMNS)
+
+
+@group.command(name="remove")
+@click.argument("name")
+@click.option(
+    "--force", is_flag=True, help="Also remove its claims, models and rules (one transaction)."
+)
+@click.option("--reason", default=None, help="Why it goes (kept in the history).")
+@actor_option
+@format_option
+@pass_ctx
+def remove(
+    obj: Context, name: str, force: bool, reason: str | None, actor: str | None, fmt: str
+) -> None:
+    """Remove an engine; refused while claims, models or rules hang on it, unless --force."""
+    removed = obj.registry().remove_engine(name, force=force, recorded_by=who(actor), reason=reason)
+    emit([removed], fmt, ENGINE_COLUMNS)
+
+
+COMMANDS = [group]

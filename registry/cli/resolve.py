@@ -1,0 +1,197 @@
+"""``toolwire resolve`` and ``toolwire format``: what a model gets, and the payload itself."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+from toolwire.convert import WIRES, ToolResult, ToolwireError
+
+from ..vocab import EVIDENCE_STATUSES
+from ._common import Context, echo, echo_json, pass_ctx
+
+if TYPE_CHECKING:
+    from ..resolver import Resolution
+
+
+def _resolution(
+    obj: Context, engine: str, model: str, wire: str | None, min_evidence: str | None
+) -> Resolution:
+    from ..resolver import Resolver
+
+    return Resolver(obj.registry()).resolve(engine, model, wire=wire, min_evidence=min_evidence)
+
+
+_wire_option = click.option(
+    "--wire",
+    type=click.Choice(WIRES),
+    default=None,
+    help="Force this wire instead of the engine's/model's.",
+)
+_evidence_option = click.option(
+    "--min-evidence",
+    type=click.Choice(EVIDENCE_STATUSES),
+    default=None,
+    help="Treat claims weaker than this as absent (e.g. live-verified).",
+)
+
+
+@click.command(name="resolve")
+@click.argument("engine")
+@click.argument("model")
+@_wire_option
+@_evidence_option
+@click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@pass_ctx
+def resolve_command(
+    obj: Context,
+    engine: str,
+    model: str,
+    wire: str | None,
+    min_evidence: str | None,
+    explain: bool,
+    fmt: str,
+) -> None:
+    """Show the wire and converter options MODEL on ENGINE gets."""
+    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    if fmt == "json":
+        data = resolution.as_dict()
+        if not explain:
+            del data["trace"]
+        else:
+            for section in EXPLAIN_SECTIONS:
+                data.update(section(obj, resolution))
+        echo_json(data)
+    elif explain:
+        echo(resolution.explain())
+        for section in EXPLAIN_SECTIONS:
+            for key, value in section(obj, resolution).items():
+                echo(f"{key.replace('_', ' ')}:")
+                echo("\n".join(f"  {k:<19} {v}" for k, v in value.items()))
+    else:
+        echo(f"wire: {resolution.wire}")
+        for flag, value in resolution.capabilities.items():
+            echo(f"{flag}: {'true' if value else 'false'}")
+        opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in resolution.options.items())
+        echo(f"options: {opts or '(none)'}")
+
+
+def _meanings(obj: Context, resolution: Resolution) -> dict[str, Any]:
+    """What each flag of the resolution means, from the capability vocabulary."""
+    known = {c.name: c.description for c in obj.registry().capabilities()}
+    return {"flag_meanings": {flag: known.get(flag, "") for flag in resolution.trace}}
+
+
+def _observations(obj: Context, resolution: Resolution) -> dict[str, Any]:
+    """The latest observation a probe made of each flag, where there is one."""
+    from ..observations import describe, latest_for
+
+    latest = latest_for(obj.registry(), resolution.engine, resolution.model)
+    lines = {
+        flag: describe(latest[flag], entry.claim)
+        for flag, entry in resolution.trace.items()
+        if flag in latest
+    }
+    return {"observations": lines} if lines else {}
+
+
+#: What ``resolve --explain`` adds after the trace: each section returns
+#: {title: {name: text}}, printed as an indented block or merged into the JSON.
+EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
+    _meanings,
+    _observations,
+]
+
+#: Wires whose tool-result blocks name the tool.
+_NAMED_WIRES = ("gemini", "ollama", "hermes")
+
+
+@click.command(name="format")
+@click.argument("engine")
+@click.argument("model")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@_wire_option
+@_evidence_option
+@click.option(
+    "--id", "call_id", default="", help="Call id of a single result (overrides the file's)."
+)
+@click.option("--name", default="", help="Tool name of a single result (overrides the file's).")
+@pass_ctx
+def format_command(
+    obj: Context,
+    engine: str,
+    model: str,
+    file: Any,
+    wire: str | None,
+    min_evidence: str | None,
+    call_id: str,
+    name: str,
+) -> None:
+    """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
+
+    FILE holds an MCP CallToolResult, or a list of them.
+
+    A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
+    (or CallToolResults with "id"/"name" keys beside "content").
+    """
+    results = _read_results(file, call_id, name)
+    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    for index, result in enumerate(results):
+        where = f"result {index}" if len(results) > 1 else "the result"
+        if not result.id:
+            raise click.ClickException(f"{where} has no id: give one with --id")
+        if resolution.wire in _NAMED_WIRES and not result.name:
+            raise click.ClickException(
+                f"{where} has no tool name, which the {resolution.wire} wire needs: "
+                "give one with --name"
+            )
+    payload = resolution.format(results)
+    echo_json(payload)
+
+
+def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
+    label = "stdin" if file.name == "<stdin>" else file.name
+    try:
+        data = json.load(file)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{label}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{label}: not UTF-8 text") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+        raise click.ClickException(f"{label}: unusable JSON ({type(exc).__name__})") from None
+    entries = data if isinstance(data, list) else [data]
+    if not entries:
+        raise click.ClickException(f"{label}: no tool results")
+    results = []
+    for index, entry in enumerate(entries):
+        where = f"{label}[{index}]" if isinstance(data, list) else label
+        if not isinstance(entry, dict):
+            raise click.ClickException(f"{where}: expected an object, not {type(entry).__name__}")
+        body = entry.get("result", entry)
+        # --id / --name override a single result's values, and fill in a list's gaps
+        single = not isinstance(data, list) or len(entries) == 1
+        given_id = call_id if call_id and single else entry.get("id") or call_id
+        given_name = name if name and single else entry.get("name") or name
+        for what, value in (("id", given_id), ("name", given_name)):
+            if value is not None and not isinstance(value, (str, int)):
+                raise click.ClickException(f"{where}: {what} must be a string")
+        try:
+            results.append(
+                ToolResult.from_mcp(body, id=str(given_id or ""), name=str(given_name or ""))
+            )
+        except ToolwireError as exc:
+            raise click.ClickException(f"{where}: {exc}") from None
+    return results
+
+
+COMMANDS = [resolve_command, format_command]

@@ -1,0 +1,111 @@
+"""``toolwire export``, ``toolwire import`` and ``toolwire diff``: move and compare registries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._common import Context, actor_option, echo, echo_json, pass_ctx, who
+
+
+@click.command(name="export")
+@click.option("--engine", "engines", multiple=True, help="Only this engine (repeatable).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["toml", "json"]),
+    default="toml",
+    show_default=True,
+    help="Output format (TOML in the seed files' shape, or JSON).",
+)
+@pass_ctx
+def export_command(obj: Context, engines: tuple[str, ...], output: Path | None, fmt: str) -> None:
+    """Write the registry's state (engines, models, rules, capabilities, claims) as a file."""
+    from ..transfer import dump_json, dump_toml, export
+
+    document = export(obj.registry(), list(engines) or None)
+    text = dump_toml(document) if fmt == "toml" else dump_json(document)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@click.command(name="import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@actor_option
+@pass_ctx
+def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -> None:
+    """Apply an exported FILE in one transaction; each engine it lists is made to match it."""
+    from ..transfer import import_document, read_document
+
+    data, _ = read_document(file)
+    report = import_document(obj.registry(), data, source=file.name, by=who(actor), dry_run=dry_run)
+    for change in report.changes:
+        echo(str(change))
+    verb = "would change" if dry_run else "changed"
+    echo(f"{file.name}: {verb} {len(report.changes)} entries", err=True)
+
+
+@click.command(name="diff")
+@click.option("--against", default=None, metavar="URL|FILE", help="Another registry or a file.")
+@click.option("--seed", is_flag=True, help="Compare with the shipped seed data.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@pass_ctx
+def diff_command(obj: Context, against: str | None, seed: bool, fmt: str) -> None:
+    """List what this registry has that the other lacks, lacks, or holds differently.
+
+    Exit 0 when they are the same, 1 when they differ (as diff does).
+    """
+    from ..transfer import diff, export, read_document, seed_document
+
+    if (against is None) == (not seed):
+        raise click.UsageError("give --against URL|FILE or --seed")
+    if seed:
+        base = seed_document()
+        mine = export(obj.registry())
+    elif "://" in (against or ""):
+        other = Context(against, obj.busy_timeout, explicit=True)
+        try:
+            base = export(other.registry())
+        finally:
+            other.close()
+        mine = export(obj.registry())
+    else:
+        _, base = read_document(Path(str(against)))
+        names = [e["name"] for e in base.get("engine", [])]
+        mine = export(obj.registry(), names)
+        if "capability" not in base:
+            mine.pop("capability", None)
+    changes = diff(base, mine)
+    if fmt == "json":
+        echo_json(
+            [
+                {"kind": c.kind, "entity": c.entity, "subject": c.subject, "detail": c.detail}
+                for c in changes
+            ]
+        )
+    else:
+        for change in changes:
+            echo(str(change))
+    if changes:
+        raise SystemExit(1)
+
+
+COMMANDS = [export_command, import_command, diff_command]

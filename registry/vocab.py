@@ -1,0 +1,46 @@
+"""The registry's fixed vocabularies, importable without the database layer.
+
+``toolwire.registry.models`` re-exports them; the CLI reads them from here to build
+its option choices without importing SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+from toolwire.convert import KINDS
+
+__all__ = [
+    "CHANGE_ACTIONS",
+    "CHANGE_ENTITIES",
+    "CLAIM_ACTIONS",
+    "ENGINE_KINDS",
+    "EVIDENCE_STATUSES",
+    "MATCH_KINDS",
+    "MEDIA_KINDS",
+    "OBSERVATION_OUTCOMES",
+    "OBSERVATION_SCENARIOS",
+    "VALUE_KINDS",
+]
+
+#: Evidence statuses, strongest first.
+EVIDENCE_STATUSES: tuple[str, ...] = ("live-verified", "documented", "inferred", "unverified")
+MATCH_KINDS: tuple[str, ...] = ("exact", "regex")
+ENGINE_KINDS: tuple[str, ...] = ("first-party", "shim", "gateway", "self-hosted")
+MEDIA_KINDS: tuple[str, ...] = KINDS  # the media kinds toolwire.convert knows
+#: What a capability's claims hold (claims are true or false today).
+VALUE_KINDS: tuple[str, ...] = ("bool",)
+#: What a claim event records: a value set, a claim retracted, or removed with its subject.
+CLAIM_ACTIONS: tuple[str, ...] = ("set", "retract", "remove")
+#: What a change event is about, and what happened to it.
+CHANGE_ENTITIES: tuple[str, ...] = ("engine", "model", "rule", "capability")
+CHANGE_ACTIONS: tuple[str, ...] = ("add", "remove", "move", "update")
+
+#: What a probe sends (each scenario is also the capability it is evidence for).
+OBSERVATION_SCENARIOS: tuple[str, ...] = (
+    "image_input",
+    "tool_result_images",
+    "tool_result_pdf",
+    "source_blocks",
+)
+#: How a probe ended: the model read the challenge, ignored the media, the endpoint
+#: rejected the request shape (4xx), or an error that says nothing about the capability.
+OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
