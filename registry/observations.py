@@ -12,15 +12,16 @@ capability, so "the latest observation" below always means the latest informativ
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import date, datetime, timedelta
+from importlib import metadata
 from typing import Any
 
 from sqlalchemy import insert, select
 
 from . import _validate as check
-from ._version import toolwire_version
 from ._writer import Writer
 from .errors import InvalidInput
 from .models import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS, ObservationRow, utcnow
@@ -104,6 +105,15 @@ class Unobserved:
 _COLUMNS = tuple(getattr(ObservationRow, f.name) for f in fields(Observation))
 
 
+@functools.cache
+def _toolwire_version() -> str:
+    """Return the installed toolwire version ("unknown" from a bare checkout)."""
+    try:
+        return metadata.version("toolwire")
+    except metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "unknown"
+
+
 def agrees(value: bool, outcome: str) -> bool:
     """Return whether a claimed ``value`` agrees with an informative ``outcome``."""
     return value is (outcome == "read")
@@ -156,7 +166,7 @@ def record_observation(
         "excerpt": excerpt,
         "request_sha256": request_sha256,
         "challenge": challenge,
-        "toolwire_version": toolwire_version(),
+        "toolwire_version": _toolwire_version(),
     }
     connection = writer.connection
     new_id = connection.scalar(insert(ObservationRow).values(values).returning(ObservationRow.id))

@@ -15,7 +15,6 @@ from importlib import import_module
 
 import click
 
-from .._version import toolwire_version
 from ._common import Context
 
 __all__ = ["COMMAND_MODULES", "main"]
@@ -38,7 +37,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(toolwire_version(), "--version", prog_name="toolwire")
+# The version is looked up only when --version is given (importlib.metadata is slow).
+@click.version_option(package_name="toolwire", prog_name="toolwire")
 @click.option(
     "--database-url",
     envvar="TOOLWIRE_DATABASE_URL",
