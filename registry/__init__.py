@@ -7,48 +7,55 @@ does the same for tool-result blocks of another wire (a gateway). The registry
 lives in an SQLite file in the user's data directory by default (created,
 migrated and seeded on first use); ``TOOLWIRE_DATABASE_URL`` points at another
 database, e.g. PostgreSQL.
+
+Names are imported on first use, so a program that needs only part of the
+package (the CLI printing its help, say) does not pay for the rest.
 """
 
 from __future__ import annotations
 
-from ._bulk import ClaimInput, ClaimsReport
-from ._writer import Writer
-from .errors import (
-    DatabaseError,
-    DatabaseLocked,
-    DuplicateEntry,
-    InUse,
-    InvalidCapability,
-    InvalidInput,
-    InvalidModelId,
-    InvalidRule,
-    InvalidSeed,
-    InvalidStatus,
-    InvalidWire,
-    NoRegistry,
-    RegistryError,
-    UnknownCapability,
-    UnknownClaim,
-    UnknownEngine,
-    UnknownModel,
-    UnknownRule,
-)
-from .models import EVIDENCE_STATUSES, evidence_rank
-from .records import (
-    Capability,
-    ChangeEvent,
-    Claim,
-    ClaimEvent,
-    Engine,
-    EngineSnapshot,
-    LogEntry,
-    Model,
-    Rule,
-    WireForm,
-)
-from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve
-from .seed import SeedReport, seed
-from .store import NATIVE_MEDIA_CAPABILITIES, Registry
+import importlib
+import typing
+
+if typing.TYPE_CHECKING:
+    from ._bulk import ClaimInput, ClaimsReport
+    from ._seed import SeedReport, seed
+    from ._writer import Writer
+    from .errors import (
+        DatabaseError,
+        DatabaseLocked,
+        DuplicateEntry,
+        InUse,
+        InvalidCapability,
+        InvalidInput,
+        InvalidModelId,
+        InvalidRule,
+        InvalidSeed,
+        InvalidStatus,
+        InvalidWire,
+        NoRegistry,
+        RegistryError,
+        UnknownCapability,
+        UnknownClaim,
+        UnknownEngine,
+        UnknownModel,
+        UnknownRule,
+    )
+    from .models import EVIDENCE_STATUSES, evidence_rank
+    from .records import (
+        Capability,
+        ChangeEvent,
+        Claim,
+        ClaimEvent,
+        Engine,
+        EngineSnapshot,
+        LogEntry,
+        Model,
+        Rule,
+        WireForm,
+    )
+    from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve
+    from .store import NATIVE_MEDIA_CAPABILITIES, Registry
 
 __all__ = [
     "EVIDENCE_STATUSES",
@@ -96,3 +103,66 @@ __all__ = [
     "resolve",
     "seed",
 ]
+
+# Where each public name lives (relative to this package).
+_HOME: dict[str, str] = {
+    "EVIDENCE_STATUSES": ".models",
+    "FLAGS": ".resolver",
+    "NATIVE_MEDIA_CAPABILITIES": ".store",
+    "Capability": ".records",
+    "ChangeEvent": ".records",
+    "Claim": ".records",
+    "ClaimEvent": ".records",
+    "ClaimInput": "._bulk",
+    "ClaimsReport": "._bulk",
+    "DatabaseError": ".errors",
+    "DatabaseLocked": ".errors",
+    "DuplicateEntry": ".errors",
+    "Engine": ".records",
+    "EngineSnapshot": ".records",
+    "FlagTrace": ".resolver",
+    "InUse": ".errors",
+    "InvalidCapability": ".errors",
+    "InvalidInput": ".errors",
+    "InvalidModelId": ".errors",
+    "InvalidRule": ".errors",
+    "InvalidSeed": ".errors",
+    "InvalidStatus": ".errors",
+    "InvalidWire": ".errors",
+    "LogEntry": ".records",
+    "Model": ".records",
+    "NoRegistry": ".errors",
+    "Registry": ".store",
+    "RegistryError": ".errors",
+    "Resolution": ".resolver",
+    "Resolver": ".resolver",
+    "Rule": ".records",
+    "SeedReport": "._seed",
+    "UnknownCapability": ".errors",
+    "UnknownClaim": ".errors",
+    "UnknownEngine": ".errors",
+    "UnknownModel": ".errors",
+    "UnknownRule": ".errors",
+    "WireForm": ".records",
+    "Writer": "._writer",
+    "evidence_rank": ".models",
+    "format_for": ".resolver",
+    "reformat_for": ".resolver",
+    "resolve": ".resolver",
+    "seed": "._seed",
+}
+
+
+def __getattr__(name: str) -> typing.Any:
+    """Import a public name on first use (PEP 562)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """List the public names, imported or not."""
+    return sorted({*globals(), *__all__})

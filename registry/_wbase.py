@@ -52,6 +52,11 @@ class WriterBase:
         self.changed = False
         self._vocabulary: frozenset[str] | None = None
 
+    @property
+    def connection(self) -> Connection:
+        """The connection of this write transaction, for writes that join it."""
+        return self._connection
+
     def begin(self) -> None:
         """Take the registry's write lock (the registry_state row) for this transaction.
 

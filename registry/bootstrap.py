@@ -11,8 +11,8 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 
 from . import db
+from ._seed import seed_connection
 from .errors import NoRegistry
-from .seed import seed_connection
 
 __all__ = ["ensure_ready"]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -212,19 +213,29 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
+#: Migration files are named after their revision: ``0003_ops.py`` is revision "0003",
+#: and each revises the one before (a test holds alembic to this).
+_MIGRATION_FILE = re.compile(r"(\d{4})_\w+\.py")
+
+
 @functools.cache
 def head_revision() -> str:
     """Return the newest migration revision shipped with this toolwire.
 
-    :raises DatabaseError: when the migrations have several heads.
-    """
-    from alembic.script import ScriptDirectory
+    Read from the migration file names, so that opening a registry that is at head
+    does not import alembic.
 
-    with wrap_errors("cannot read migrations"):
-        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    if head is None:
+    :raises DatabaseError: when no migration is found.
+    """
+    versions = resources.files("toolwire.migrations").joinpath("versions")
+    found = [
+        match.group(1)
+        for entry in versions.iterdir()
+        if (match := _MIGRATION_FILE.fullmatch(entry.name)) is not None
+    ]
+    if not found:
         raise DatabaseError("no migrations found in toolwire.migrations")
-    return head
+    return max(found)
 
 
 def revision_of(connection: Connection) -> str | None:

@@ -43,6 +43,8 @@ from .vocab import (
     EVIDENCE_STATUSES,
     MATCH_KINDS,
     MEDIA_KINDS,
+    OBSERVATION_OUTCOMES,
+    OBSERVATION_SCENARIOS,
     VALUE_KINDS,
 )
 
@@ -52,6 +54,8 @@ __all__ = [
     "MATCH_KINDS",
     "MEDIA_KINDS",
     "NAMING_CONVENTION",
+    "OBSERVATION_OUTCOMES",
+    "OBSERVATION_SCENARIOS",
     "Base",
     "CapabilityRow",
     "ChangeEventRow",
@@ -59,6 +63,7 @@ __all__ = [
     "ClaimRow",
     "EngineRow",
     "ModelRow",
+    "ObservationRow",
     "RegistryStateRow",
     "RuleRow",
     "UTCDateTime",
@@ -359,3 +364,33 @@ class RegistryStateRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     revision: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+
+
+class ObservationRow(Base):
+    """One live probe of a model on an endpoint, append-only (``toolwire probe``).
+
+    Engine and model are kept by name, like the claim history, so the log outlives them.
+    """
+
+    __tablename__ = "observation"
+    __table_args__ = (
+        CheckConstraint(f"scenario IN ({_in(OBSERVATION_SCENARIOS)})", name="scenario"),
+        CheckConstraint(f"outcome IN ({_in(OBSERVATION_OUTCOMES)})", name="outcome"),
+        Index(None, "engine", "model", "scenario"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    engine: Mapped[str] = mapped_column(String(64))
+    model: Mapped[str] = mapped_column(String(256))
+    wire: Mapped[str] = mapped_column(String(32))
+    scenario: Mapped[str] = mapped_column(String(32))
+    outcome: Mapped[str] = mapped_column(String(16))
+    observed_at: Mapped[datetime]
+    recorded_by: Mapped[str] = mapped_column(String(128))
+    endpoint: Mapped[str] = mapped_column(String(512))
+    http_status: Mapped[int | None] = mapped_column(Integer)
+    latency_ms: Mapped[int | None] = mapped_column(Integer)
+    excerpt: Mapped[str] = mapped_column(Text)
+    request_sha256: Mapped[str] = mapped_column(String(64))
+    challenge: Mapped[str] = mapped_column(String(16))
+    toolwire_version: Mapped[str] = mapped_column(String(32))

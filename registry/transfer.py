@@ -22,10 +22,10 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from . import _queries as q
+from ._seed import SeedData, apply_document, load_seed, parse_documents
 from .errors import InvalidSeed
 from .models import CapabilityRow, EngineRow
 from .records import Claim, EngineSnapshot
-from .seed import SeedData, apply_document, load_seed, parse_documents
 from .store import Registry
 
 __all__ = [

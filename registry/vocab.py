@@ -16,6 +16,8 @@ __all__ = [
     "EVIDENCE_STATUSES",
     "MATCH_KINDS",
     "MEDIA_KINDS",
+    "OBSERVATION_OUTCOMES",
+    "OBSERVATION_SCENARIOS",
     "VALUE_KINDS",
 ]
 
@@ -31,3 +33,14 @@ CLAIM_ACTIONS: tuple[str, ...] = ("set", "retract", "remove")
 #: What a change event is about, and what happened to it.
 CHANGE_ENTITIES: tuple[str, ...] = ("engine", "model", "rule", "capability")
 CHANGE_ACTIONS: tuple[str, ...] = ("add", "remove", "move", "update")
+
+#: What a probe sends (each scenario is also the capability it is evidence for).
+OBSERVATION_SCENARIOS: tuple[str, ...] = (
+    "image_input",
+    "tool_result_images",
+    "tool_result_pdf",
+    "source_blocks",
+)
+#: How a probe ended: the model read the challenge, ignored the media, the endpoint
+#: rejected the request shape (4xx), or an error that says nothing about the capability.
+OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")

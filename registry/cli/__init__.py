@@ -11,7 +11,7 @@ alembic and the store inside the commands, so ``toolwire --help`` stays light.
 from __future__ import annotations
 
 import sys
-from importlib import import_module, metadata
+from importlib import import_module
 
 import click
 
@@ -31,18 +31,14 @@ COMMAND_MODULES: tuple[str, ...] = (
     "resolve",
     "log",
     "transfer",
+    "probe",
+    "observation",
 )
 
 
-def _version() -> str:
-    try:
-        return metadata.version("toolwire")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "unknown"
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", prog_name="toolwire")
+# The version is looked up only when --version is given (importlib.metadata is slow).
+@click.version_option(package_name="toolwire", prog_name="toolwire")
 @click.option(
     "--database-url",
     envvar="TOOLWIRE_DATABASE_URL",

@@ -15,6 +15,19 @@ from .._output import as_row
 from ..vocab import EVIDENCE_STATUSES
 from ._common import CLAIM_COLUMNS, Context, cut, echo, emit, format_option, pass_ctx, width
 
+CONFLICT_COLUMNS = (
+    "engine",
+    "model",
+    "capability",
+    "value",
+    "status",
+    "decided_by",
+    "observation_id",
+    "outcome",
+    "observed_at",
+)
+UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "status")
+
 
 @click.command(name="audit")
 @click.option(
@@ -35,7 +48,18 @@ from ._common import CLAIM_COLUMNS, Context, cut, echo, emit, format_option, pas
     type=click.IntRange(min=0, max=36500),
     default=None,
     metavar="N",
-    help="Only claims not verified in the last N days (or never).",
+    help="Only claims not checked in the last N days (or never): a model's claim counts "
+    "from its latest observation where there is one, else from verified_at.",
+)
+@click.option(
+    "--conflicts",
+    is_flag=True,
+    help="Claims the latest observation of the same engine, model and capability contradicts.",
+)
+@click.option(
+    "--unobserved",
+    is_flag=True,
+    help="Native-media flags that resolve to on with no observation behind them.",
 )
 @format_option
 @pass_ctx
@@ -46,15 +70,23 @@ def audit(
     engine: str | None,
     enabling: bool,
     stale_days: int | None,
+    conflicts: bool,
+    unobserved: bool,
     fmt: str,
 ) -> None:
     """List claims by evidence: what is live-verified, what rests on weaker evidence."""
+    if conflicts and unobserved:
+        raise click.UsageError("give --conflicts or --unobserved, not both")
+    if (conflicts or unobserved) and (status is not None or enabling or stale_days is not None):
+        raise click.UsageError("--conflicts and --unobserved take only --engine and --capability")
     options = {
         "status": status,
         "capability": capability,
         "engine": engine,
         "enabling": enabling,
         "stale_days": stale_days,
+        "conflicts": conflicts,
+        "unobserved": unobserved,
     }
     for section in SECTIONS:
         section(obj, options, fmt)
@@ -62,8 +94,13 @@ def audit(
 
 def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
     """The claims the filters select; JSON rows carry each capability's description."""
+    from .. import observations
+
+    if options["conflicts"] or options["unobserved"]:
+        return
     registry = obj.registry()
-    claims = registry.audit(**options)
+    filters = {k: v for k, v in options.items() if k not in ("conflicts", "unobserved")}
+    claims = observations.audit(registry, **filters)  # staleness counts from observations
     known = {c.name: c.description for c in registry.capabilities()}
     if fmt == "json":
         rows = [as_row(c) | {"description": known.get(c.capability, "")} for c in claims]
@@ -77,9 +114,31 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
         echo("\n".join(cut(f"  {name:<24} {known.get(name, '')}", limit) for name in used))
 
 
+def _conflicts(obj: Context, options: dict[str, Any], fmt: str) -> None:
+    """With ``--conflicts``: claims the latest observation contradicts."""
+    if options["conflicts"]:
+        from .. import observations
+
+        found = observations.conflicts(
+            obj.registry(), engine=options["engine"], capability=options["capability"]
+        )
+        emit(found, fmt, CONFLICT_COLUMNS)
+
+
+def _unobserved(obj: Context, options: dict[str, Any], fmt: str) -> None:
+    """With ``--unobserved``: native-media flags on with no observation behind them."""
+    if options["unobserved"]:
+        from .. import observations
+
+        found = observations.unobserved(
+            obj.registry(), engine=options["engine"], capability=options["capability"]
+        )
+        emit(found, fmt, UNOBSERVED_COLUMNS)
+
+
 #: The parts of the report, in order; each gets the command's options and the format.
 #: (A new kind of audit adds its options to the command and a section here.)
-SECTIONS: list[Callable[[Context, dict[str, Any], str], None]] = [_claims]
+SECTIONS: list[Callable[[Context, dict[str, Any], str], None]] = [_claims, _conflicts, _unobserved]
 
 
 COMMANDS = [audit]

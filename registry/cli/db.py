@@ -65,7 +65,7 @@ def current(obj: Context, fmt: str) -> None:
 @pass_ctx
 def seed(obj: Context) -> None:
     """Load the shipped seed data again; operator-recorded claims are never overwritten."""
-    from ..seed import seed as seed_registry
+    from .._seed import seed as seed_registry
 
     report = seed_registry(obj.registry())
     click.echo(

@@ -92,9 +92,25 @@ def _meanings(obj: Context, resolution: Resolution) -> dict[str, Any]:
     return {"flag_meanings": {flag: known.get(flag, "") for flag in resolution.trace}}
 
 
+def _observations(obj: Context, resolution: Resolution) -> dict[str, Any]:
+    """The latest observation a probe made of each flag, where there is one."""
+    from ..observations import describe, latest_for
+
+    latest = latest_for(obj.registry(), resolution.engine, resolution.model)
+    lines = {
+        flag: describe(latest[flag], entry.claim)
+        for flag, entry in resolution.trace.items()
+        if flag in latest
+    }
+    return {"observations": lines} if lines else {}
+
+
 #: What ``resolve --explain`` adds after the trace: each section returns
 #: {title: {name: text}}, printed as an indented block or merged into the JSON.
-EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [_meanings]
+EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
+    _meanings,
+    _observations,
+]
 
 #: Wires whose tool-result blocks name the tool.
 _NAMED_WIRES = ("gemini", "ollama", "hermes")

@@ -139,6 +139,8 @@ def test_the_command_tree_is_complete() -> None:
         "export",
         "import",
         "diff",
+        "probe",
+        "observation list",
     }
 
 

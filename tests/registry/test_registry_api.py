@@ -3,8 +3,11 @@
 from __future__ import annotations
 import __future__
 
+import subprocess
+import sys
 import types
 
+import pytest
 import toolwire.registry as registry
 from toolwire.convert import ToolwireError
 
@@ -22,6 +25,8 @@ def test_all_is_sorted_and_unique() -> None:
 
 
 def test_all_is_complete() -> None:
+    for name in registry.__all__:  # names are imported on first use
+        getattr(registry, name)
     public = {
         name
         for name, value in vars(registry).items()
@@ -45,3 +50,20 @@ def test_every_error_is_a_toolwire_error_and_a_builtin() -> None:
             assert issubclass(error, (LookupError, ValueError, RuntimeError)), error
     assert issubclass(registry.UnknownEngine, LookupError)
     assert issubclass(registry.InvalidModelId, ValueError)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'format_four'"):
+        registry.format_four  # noqa: B018
+    assert "format_for" in dir(registry)
+
+
+def test_the_cli_imports_neither_sqlalchemy_nor_the_store() -> None:
+    # What `toolwire --help` loads: the CLI starts fast because the rest waits.
+    code = (
+        "import sys; import toolwire.registry.cli; "
+        "print(sorted(m for m in ('sqlalchemy', 'alembic', 'toolwire.registry.store') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

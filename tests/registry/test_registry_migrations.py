@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -24,6 +25,7 @@ TABLES = {
     "engine",
     "model",
     "model_rule",
+    "observation",
     "registry_state",
     "wire",
     "wire_form",
@@ -53,6 +55,19 @@ def test_single_head() -> None:
     scripts = ScriptDirectory.from_config(db.alembic_config())
     assert len(scripts.get_heads()) == 1
     assert db.head_revision() == scripts.get_current_head()
+
+
+def test_each_migration_file_is_named_after_its_revision_and_revises_the_one_before() -> None:
+    # db.head_revision reads the head from the file names (no alembic on a ready open).
+    scripts = ScriptDirectory.from_config(db.alembic_config())
+    revisions = sorted(scripts.walk_revisions(), key=lambda script: script.revision)
+    previous = None
+    for script in revisions:
+        assert script.path is not None
+        assert Path(script.path).name.startswith(f"{script.revision}_")
+        assert script.down_revision == previous
+        previous = script.revision
+    assert db.head_revision() == scripts.get_current_head() == previous
 
 
 def test_upgrade_from_empty(engine: Engine) -> None:

@@ -6,8 +6,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from toolwire.registry._seed import SEED_ACTOR, apply_seed, load_seed, seed
 from toolwire.registry.errors import InvalidSeed
-from toolwire.registry.seed import SEED_ACTOR, apply_seed, load_seed, seed
 from toolwire.registry.store import Registry
 
 # Every engine named in the engine table the seed is drawn from.

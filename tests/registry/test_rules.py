@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from toolwire.registry import InvalidModelId, InvalidRule, InvalidSeed, Registry, resolve
 from toolwire.registry._rules import compile_rule
-from toolwire.registry.seed import load_seed
+from toolwire.registry._seed import load_seed
 
 CATASTROPHIC = ("(a+)+$", "(?:[a-z0-9]+-?)+-vision", "(a|aa)+b", "(.*a){20}")
 
