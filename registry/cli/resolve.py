@@ -76,8 +76,9 @@ def resolve_command(
         echo(resolution.explain())
         for section in EXPLAIN_SECTIONS:
             for key, value in section(obj, resolution).items():
+                pad = max(map(len, value), default=0)
                 echo(f"{key.replace('_', ' ')}:")
-                echo("\n".join(f"  {k:<19} {v}" for k, v in value.items()))
+                echo("\n".join(f"  {k:<{pad}} {v}" for k, v in value.items()))
     else:
         echo(f"wire: {resolution.wire}")
         for flag, value in resolution.capabilities.items():
