@@ -16,6 +16,7 @@ from sqlalchemy import func, insert, select, update
 from . import _queries as q
 from . import _validate as check
 from ._bulk import Bulk
+from ._bulkadd import BulkAdd
 from ._removal import Removals
 from ._wbase import WriterBase, as_date, checked_tag, old_fields, required
 from .errors import DuplicateEntry, InvalidInput, InvalidRule
@@ -35,7 +36,7 @@ from .vocab import VALUE_KINDS
 __all__ = ["Writer"]
 
 
-class Writer(Removals, Bulk, WriterBase):
+class Writer(Removals, BulkAdd, Bulk, WriterBase):
     """Apply registry writes on a connection that is inside a write transaction."""
 
     # -- engines, models, rules ---------------------------------------------------
