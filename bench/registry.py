@@ -5,7 +5,8 @@ each measurement, then one table of every target with its ratio and pass/fail, a
 exits 1 when a target is missed.
 
 1. commands as a user types them (the installed ``toolwire`` script in a
-   subprocess, several runs, interleaved, median and min): ``toolwire --help``
+   subprocess, nine runs, interleaved; pass/fail on the medians, the ratio of the
+   minimums printed beside them): ``toolwire --help``
    against ``python -c "import click"`` (target <= 2x); ``toolwire resolve`` and
    ``toolwire format`` (on ``examples/report.json``) on a ready database against
    ``python -c "import sqlalchemy"`` (<= 1.5x); the same ``resolve`` on first use
@@ -52,7 +53,7 @@ from toolwire.registry import ClaimInput, Registry, Resolver, format_for, resolv
 
 MODELS = 10_000
 BIG_ENGINE = "bench-10k"
-RUNS = 7  # subprocess runs per command
+RUNS = 9  # subprocess runs per command
 ROOT = Path(__file__).resolve().parent.parent
 TOOLWIRE = Path(sys.executable).parent / "toolwire"
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -155,8 +156,12 @@ def _commands(home: Path) -> list[Target]:
         print(f"   {label:30} {median[name] * 1e3:7.0f} / {min(runs) * 1e3:5.0f} ms")
 
     def ratio(name: str, ours: str, base: str, limit: float) -> Target:
+        # pass/fail on the medians; the ratio of the minimums (the least disturbed runs
+        # on a busy machine) is shown beside them
         value = median[ours] / median[base]
-        return Target(name, f"{median[ours] * 1e3:.0f} / {median[base] * 1e3:.0f} ms", value, limit)
+        best = min(times[ours]) / min(times[base])
+        measured = f"{median[ours] * 1e3:.0f} / {median[base] * 1e3:.0f} ms (min {best:.2f})"
+        return Target(name, measured, value, limit)
 
     return [
         ratio("toolwire --help / import click", "toolwire --help", "import click", 2.0),
@@ -541,10 +546,10 @@ def main() -> int:
                     targets += _visibility(pg_url, "postgresql")
             targets += _cold(registry)
             targets += _bulk(registry, path)
-    print(f"\n{'target':52} {'measured':>22} {'ratio':>7} {'limit':>6}  result")
+    print(f"\n{'target':50} {'measured':>30} {'ratio':>6} {'limit':>6}  result")
     for target in targets:
         print(
-            f"{target.name:52} {target.measured:>22} {target.value:7.2f} {target.limit:6.2f}  "
+            f"{target.name:50} {target.measured:>30} {target.value:6.2f} {target.limit:6.2f}  "
             f"{'pass' if target.met else 'FAIL'}"
         )
     missed = [t for t in targets if not t.met]
