@@ -153,12 +153,21 @@ class Bulk(WriterBase):
                 report.updated += 1
                 updates.append({"claim_row": row.id, **new, **stamp})
         if inserts:
-            ids = self._connection.execute(
-                insert(ClaimRow).returning(ClaimRow.id, sort_by_parameter_order=True), inserts
-            ).scalars()
-            new_events = iter(e for e in events if e["claim_id"] is None)
-            for claim_id, event in zip(ids, new_events, strict=True):
-                event["claim_id"] = claim_id
+            # one executemany without RETURNING (one statement), then the new ids in one
+            # query: RETURNING in parameter order is a statement per row on SQLite
+            self._connection.execute(insert(ClaimRow), inserts)
+            ids = {
+                (row.engine_id, row.subject_key, row.capability): row.id
+                for row in self._connection.execute(
+                    select(
+                        ClaimRow.engine_id, ClaimRow.subject_key, ClaimRow.capability, ClaimRow.id
+                    ).where(ClaimRow.engine_id.in_(sorted({r["engine_id"] for r in inserts})))
+                )
+            }
+            for event, row in zip(
+                (e for e in events if e["claim_id"] is None), inserts, strict=True
+            ):
+                event["claim_id"] = ids[(row["engine_id"], row["subject_key"], row["capability"])]
         if updates:
             self._connection.execute(
                 update(ClaimRow)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Connection
 
 from ._bulk import ClaimInput
+from ._bulkadd import EngineEntry
 from ._rules import compile_rule
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
@@ -224,38 +225,42 @@ def apply_document(
     :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     report = SeedReport()
-    for capability in data.capabilities:
-        if writer.has_capability(capability["name"]):
-            report.kept += 1
-            continue
-        writer.add_capability(
-            capability["name"],
-            description=capability["description"],
-            value_kind=capability.get("value_kind", "bool"),
-            gates=capability.get("gates"),
-            created_by=actor,
-        )
-        report.added += 1
-    for form in data.wire_forms:
-        _seed_wire_form(writer, form, report, actor)
+    added = writer.add_capabilities(data.capabilities, created_by=actor)
+    report.added += added.added
+    report.kept += added.kept
+    forms = writer.seed_wire_forms(data.wire_forms, recorded_by=actor)
+    report.added += forms.added
+    report.updated += forms.updated
+    report.kept += forms.kept
+    report.operator_owned += forms.operator_owned
     by_name = {table["name"]: table for table in data.engines}
-    claims: list[ClaimInput] = []
-    for table in data.engines:
-        name = table["name"]
-        _seed_engine(writer, table, report, actor)
-        source = table.get("rules_from")
-        rules = (
-            [*by_name[source].get("rule", []), *table.get("rule", [])]
-            if source
-            else table.get("rule", [])
+    entries = [
+        EngineEntry(
+            table,
+            [*by_name[table["rules_from"]].get("rule", []), *table.get("rule", [])]
+            if table.get("rules_from")
+            else table.get("rule", []),
         )
-        rule_ids = [_seed_rule(writer, name, rule, report, actor, claims) for rule in rules]
-        for model in table.get("model", []):
-            _seed_model(writer, name, model, report, actor, claims)
-        claims += [_claim_input(name, claim) for claim in table.get("claim", [])]
-        if sync:
-            _sync_engine(writer, name, table, rule_ids, claims, actor, reason)
-        report.engines.append(name)
+        for table in data.engines
+    ]
+    claims: list[ClaimInput] = []
+    # The seed adds every engine at once; an import adds and syncs one engine at a time,
+    # so its history reads engine by engine.
+    for batch in [[e] for e in entries] if sync else [entries]:
+        added = writer.add_missing(batch, created_by=actor)
+        report.added += added.added
+        report.kept += added.kept
+        for entry in batch:
+            table, name = entry.table, entry.table["name"]
+            rule_ids = added.rule_ids[name]
+            for rule, rule_id in zip(entry.rules, rule_ids, strict=True):
+                claims += [_claim_input(name, c, rule=rule_id) for c in rule.get("claim", [])]
+            for model in table.get("model", []):
+                claims += [_claim_input(name, c, model=model["id"]) for c in model.get("claim", [])]
+            claims += [_claim_input(name, claim) for claim in table.get("claim", [])]
+            if sync:
+                _sync_engine(writer, name, table, rule_ids, claims, actor, reason)
+            report.engines.append(name)
     done = writer.set_claims(claims, recorded_by=actor, reason=reason, keep_others=not sync)
     report.added += done.added
     report.updated += done.updated
@@ -301,89 +306,6 @@ def _claim_input(
         model=model,
         rule=rule,
     )
-
-
-def _seed_wire_form(
-    writer: Writer, form: Mapping[str, Any], report: SeedReport, actor: str
-) -> None:
-    current = writer.wire_form(form["wire"], form["kind"])
-    if current is not None and current.recorded_by != actor:
-        report.kept += 1
-        report.operator_owned += 1
-        return
-    fields: dict[str, Any] = {k: form.get(k) for k in ("status", "evidence", "source")}
-    if current is not None and all(getattr(current, k) == v for k, v in fields.items()):
-        report.kept += 1
-        return
-    writer.set_wire_form(form["wire"], form["kind"], **fields, recorded_by=actor)
-    _count(report, current is None)
-
-
-def _seed_engine(writer: Writer, table: Mapping[str, Any], report: SeedReport, actor: str) -> None:
-    if writer.has_engine(table["name"]):
-        report.kept += 1
-        return
-    writer.add_engine(
-        table["name"],
-        provider=table["provider"],
-        family=table["family"],
-        default_wire=table["default_wire"],
-        kind=table["kind"],
-        base_url=table.get("base_url"),
-        response_tag=table.get("response_tag"),
-        note=table.get("note", ""),
-        created_by=actor,
-    )
-    report.added += 1
-
-
-def _seed_rule(
-    writer: Writer,
-    engine: str,
-    rule: Mapping[str, Any],
-    report: SeedReport,
-    actor: str,
-    claims: list[ClaimInput],
-) -> int:
-    regex = "regex" in rule
-    pattern = rule["regex"] if regex else rule["exact"]
-    rule_id = writer.rule_id(engine, pattern, regex=regex)
-    if rule_id is None:
-        rule_id = writer.add_rule(
-            engine,
-            pattern,
-            regex=regex,
-            wire=rule.get("wire"),
-            note=rule.get("note", ""),
-            created_by=actor,
-        ).id
-        report.added += 1
-    else:
-        report.kept += 1
-    claims += [_claim_input(engine, claim, rule=rule_id) for claim in rule.get("claim", [])]
-    return rule_id
-
-
-def _seed_model(
-    writer: Writer,
-    engine: str,
-    model: Mapping[str, Any],
-    report: SeedReport,
-    actor: str,
-    claims: list[ClaimInput],
-) -> None:
-    if writer.has_model(engine, model["id"]):
-        report.kept += 1
-    else:
-        writer.add_model(
-            engine,
-            model["id"],
-            wire=model.get("wire"),
-            note=model.get("note", ""),
-            created_by=actor,
-        )
-        report.added += 1
-    claims += [_claim_input(engine, c, model=model["id"]) for c in model.get("claim", [])]
 
 
 def _sync_engine(
@@ -451,13 +373,6 @@ def _sync_engine(
             writer.remove_claim(
                 engine, capability, model=model_id, rule=rule_id, recorded_by=actor, reason=reason
             )
-
-
-def _count(report: SeedReport, added: bool) -> None:
-    if added:
-        report.added += 1
-    else:
-        report.updated += 1
 
 
 def seeded_engine_names(data: SeedData | None = None) -> Sequence[str]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import exists, func, insert, select, update
 
 from . import _queries as q
 from . import _validate as check
 from ._bulk import Bulk
+from ._bulkadd import BulkAdd
 from ._removal import Removals
 from ._wbase import WriterBase, as_date, checked_tag, old_fields, required
 from .errors import DuplicateEntry, InvalidInput, InvalidRule
@@ -35,7 +36,7 @@ from .vocab import VALUE_KINDS
 __all__ = ["Writer"]
 
 
-class Writer(Removals, Bulk, WriterBase):
+class Writer(Removals, BulkAdd, Bulk, WriterBase):
     """Apply registry writes on a connection that is inside a write transaction."""
 
     # -- engines, models, rules ---------------------------------------------------
@@ -286,7 +287,7 @@ class Writer(Removals, Bulk, WriterBase):
         :raises InvalidInput: for a non-boolean value, empty evidence, both subjects, or
             a ``verified_at`` in the future.
         """
-        self.known_capability(capability)
+        check.capability(capability)
         check.status(status)
         if not isinstance(value, bool):
             raise InvalidInput(f"invalid claim value {value!r}: must be true or false")
@@ -303,7 +304,7 @@ class Writer(Removals, Bulk, WriterBase):
             raise InvalidInput("a claim is about a model or a rule, not both")
         if model is not None:
             check.model_id(model)
-        engine_id = q.engine_id(self._connection, engine)
+        engine_id = self._engine_with_capability(engine, capability)
         subject = self._subject(engine_id, engine, model, rule, create_by=recorded_by)
         assert subject is not None
         new: dict[str, Any] = {
@@ -446,3 +447,22 @@ class Writer(Removals, Bulk, WriterBase):
         return None if found is None else int(found)
 
     # -- helpers ------------------------------------------------------------------
+
+    def _engine_with_capability(self, engine: str, capability: str) -> int:
+        """Return the engine's id, checking the capability in the same statement.
+
+        :raises UnknownCapability: for a capability not in the vocabulary.
+        :raises UnknownEngine: when the engine does not exist.
+        """
+        if self._vocabulary is not None:
+            self.known_capability(capability)
+            return q.engine_id(self._connection, engine)
+        known = exists().where(CapabilityRow.name == capability)
+        row = self._connection.execute(
+            select(EngineRow.id, known.label("known")).where(EngineRow.name == engine)
+        ).first()
+        if row is None or not row.known:
+            self.known_capability(capability)  # raises with the closest names
+        if row is None:
+            return q.engine_id(self._connection, engine)  # raises UnknownEngine
+        return int(row.id)

@@ -296,3 +296,100 @@ def test_seed_with_unknown_wire_changes_nothing(registry: Registry, tmp_path: Pa
         apply_seed(writer, load_seed([path]))
     assert registry.revision() == revision
     assert "new-one" not in {e.name for e in registry.engines()}
+
+
+_NEW_ENGINES = """
+[[engine]]
+name = "new-a"
+provider = "p"
+family = "openai"
+default_wire = "openai"
+kind = "shim"
+
+[[engine.rule]]
+exact = "a-1"
+wire = "hermes"
+
+[[engine.rule]]
+regex = "a-.*"
+
+[[engine.rule.claim]]
+capability = "image_input"
+value = true
+status = "documented"
+evidence = "rule claim"
+source = "test"
+
+[[engine.rule]]
+exact = "a-1"
+
+[[engine.model]]
+id = "a-1"
+note = "first"
+
+[[engine]]
+name = "new-b"
+provider = "p"
+family = "openai"
+default_wire = "openai"
+kind = "shim"
+rules_from = "new-a"
+
+[[engine.rule]]
+exact = "b-1"
+
+[[engine]]
+name = "perplexity"
+provider = "p"
+family = "responses"
+default_wire = "responses"
+kind = "first-party"
+
+[[engine.rule]]
+exact = "sonar-new"
+"""
+
+
+def test_seed_adds_in_bulk_with_the_events_and_positions_of_single_adds(
+    registry: Registry, tmp_path: Path
+) -> None:
+    path = tmp_path / "new.toml"
+    path.write_text(_NEW_ENGINES, encoding="utf-8")
+    before = len(registry.log(by=SEED_ACTOR))
+    end = max((r.position for r in registry.engine_snapshot("perplexity").rules), default=0)
+    with registry.batch() as writer:
+        report = apply_seed(writer, load_seed([path]))
+    # added: 2 engines, 2 + 3 + 1 rules, 1 model, 2 rule claims; kept: perplexity and
+    # the rule listed twice on each of new-a and new-b
+    assert (report.added, report.kept) == (11, 3)
+    a = registry.engine_snapshot("new-a")
+    b = registry.engine_snapshot("new-b")
+    assert [(r.position, r.match, r.pattern, r.wire) for r in a.rules] == [
+        (1, "exact", "a-1", "hermes"),
+        (2, "regex", "a-.*", None),
+    ]
+    assert [(r.position, r.pattern) for r in b.rules] == [(1, "a-1"), (2, "a-.*"), (3, "b-1")]
+    assert [(r.position, r.pattern) for r in registry.engine_snapshot("perplexity").rules][-1] == (
+        end + 1,
+        "sonar-new",
+    )
+    assert a.rules[1].claims["image_input"].value is True
+    assert b.rules[1].claims["image_input"].value is True
+    assert a.models["a-1"].note == "first"
+    entries = registry.log(by=SEED_ACTOR)[: len(registry.log(by=SEED_ACTOR)) - before]
+    added = sorted((e.engine, e.subject) for e in entries if e.what.endswith(" add"))
+    assert added == sorted(
+        [
+            ("new-a", "engine new-a"),
+            *(("new-a", f"rule:{r.id}") for r in a.rules),
+            ("new-a", "model a-1"),
+            ("new-b", "engine new-b"),
+            *(("new-b", f"rule:{r.id}") for r in b.rules),
+            ("perplexity", f"rule:{registry.engine_snapshot('perplexity').rules[-1].id}"),
+        ]
+    )
+    revision = registry.revision()
+    with registry.batch() as writer:
+        again = apply_seed(writer, load_seed([path]))
+    assert (again.added, again.updated) == (0, 0)
+    assert registry.revision() == revision
