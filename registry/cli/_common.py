@@ -86,6 +86,8 @@ def user_errors() -> Iterator[None]:
         yield
     except ToolwireError as exc:
         raise click.ClickException(str(exc)) from None
+    except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
+        raise
     except OSError as exc:
         raise click.ClickException(
             f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")

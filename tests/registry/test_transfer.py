@@ -265,6 +265,37 @@ def test_a_closed_pipe_exits_quietly(seeded_database_url: str) -> None:
         assert err == "", err
 
 
+def test_a_pipe_closed_before_the_first_line_ends_every_command_quietly(
+    seeded_database_url: str,
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    commands = (
+        ["resolve", "anthropic", "claude-sonnet-4-5"],
+        ["resolve", "anthropic", "claude-sonnet-4-5", "--explain"],
+        ["engine", "show", "anthropic"],
+        ["model", "list", "--engine", "openai"],
+        ["capability", "list"],
+    )
+    for args in commands:
+        read, write = os.pipe()
+        os.close(read)  # every write now fails with EPIPE, whatever its size
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "toolwire.registry.cli", *args],
+                stdout=write,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "TOOLWIRE_DATABASE_URL": seeded_database_url},
+                timeout=60,
+            )
+        finally:
+            os.close(write)
+        assert done.stderr == "", (args, done.stderr)
+
+
 def test_a_registry_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> None:
     """In a private mount namespace: build a registry on a tmpfs, remount it read-only."""
     import shutil
