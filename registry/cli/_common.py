@@ -79,19 +79,26 @@ class Context:
             self._registry.close()
 
 
+class _Failure(click.ClickException):
+    """A one-line failure with the exit code the command documents."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the errors a user can cause into one line and exit 1."""
+def user_errors(*, exit_code: int = 1) -> Iterator[None]:
+    """Turn the errors a user can cause into one line and exit ``exit_code``."""
     try:
         yield
     except ToolwireError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _Failure(str(exc), exit_code) from None
     except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
         raise
     except OSError as exc:
-        raise click.ClickException(
-            f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
-        ) from None
+        message = f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+        raise _Failure(message, exit_code) from None
 
 
 def pass_ctx(fn: F) -> F:

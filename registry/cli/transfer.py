@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ._common import Context, actor_option, echo, echo_json, pass_ctx, who
+from ._common import Context, actor_option, echo, echo_json, pass_ctx, user_errors, who
 
 
 @click.command(name="export")
@@ -71,12 +72,33 @@ def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -
 def diff_command(obj: Context, against: str | None, seed: bool, fmt: str) -> None:
     """List what this registry has that the other lacks, lacks, or holds differently.
 
-    Exit 0 when they are the same, 1 when they differ (as diff does).
+    Exit 0 when they are the same, 1 when they differ, 2 when they cannot be
+    compared (as diff does).
     """
+    if against is not None and seed:
+        raise click.UsageError("give --against URL|FILE or --seed, not both")
+    if against is None and not seed:
+        raise click.UsageError("give --against URL|FILE or --seed")
+    with user_errors(exit_code=2):
+        changes = _changes(obj, against, seed)
+    if fmt == "json":
+        echo_json(
+            [
+                {"kind": c.kind, "entity": c.entity, "subject": c.subject, "detail": c.detail}
+                for c in changes
+            ]
+        )
+    else:
+        for change in changes:
+            echo(str(change))
+    if changes:
+        raise SystemExit(1)
+
+
+def _changes(obj: Context, against: str | None, seed: bool) -> list[Any]:
+    """Return the differences ``diff`` reports (see ``toolwire.registry.transfer.diff``)."""
     from ..transfer import diff, export, read_document, seed_document
 
-    if (against is None) == (not seed):
-        raise click.UsageError("give --against URL|FILE or --seed")
     if seed:
         base = seed_document()
         mine = export(obj.registry())
@@ -93,19 +115,7 @@ def diff_command(obj: Context, against: str | None, seed: bool, fmt: str) -> Non
         mine = export(obj.registry(), names)
         if "capability" not in base:
             mine.pop("capability", None)
-    changes = diff(base, mine)
-    if fmt == "json":
-        echo_json(
-            [
-                {"kind": c.kind, "entity": c.entity, "subject": c.subject, "detail": c.detail}
-                for c in changes
-            ]
-        )
-    else:
-        for change in changes:
-            echo(str(change))
-    if changes:
-        raise SystemExit(1)
+    return list(diff(base, mine))
 
 
 COMMANDS = [export_command, import_command, diff_command]

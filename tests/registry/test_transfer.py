@@ -137,6 +137,20 @@ def test_diff_against_the_seed(runner: CliRunner, seeded_database_url: str) -> N
     failed(run(runner, url, "diff"), "--against")
 
 
+def test_diff_exits_2_when_it_cannot_compare(
+    runner: CliRunner, seeded_database_url: str, tmp_path: Path
+) -> None:
+    url = seeded_database_url
+    missing = run(runner, url, "diff", "--against", str(tmp_path / "nosuch.toml"))
+    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1, missing.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[[engine]\n", encoding="utf-8")
+    garbled = run(runner, url, "diff", "--against", str(broken))
+    assert garbled.exit_code == 2 and garbled.stderr.startswith("Error: "), garbled.stderr
+    both = run(runner, url, "diff", "--seed", "--against", str(broken))
+    assert both.exit_code == 2 and "not both" in both.stderr
+
+
 def test_library_diff_and_import(registry: Registry, tmp_path: Path) -> None:
     before = export(registry)
     registry.add_model("openai", "m-1", created_by="ops")
