@@ -48,8 +48,11 @@ def convert_tool_results(
     for wire in (source_wire, target_wire):
         if not isinstance(wire, str) or wire not in TABLE:
             raise UnknownWire(wire, TABLE)
-    if names is not None and not isinstance(names, Mapping):
-        raise InvalidOption(f"names must map call ids to tool names, not {names!r}")
+    if names is not None and (
+        not isinstance(names, Mapping)
+        or not all(type(key) is str and type(value) is str for key, value in names.items())
+    ):
+        raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []
@@ -94,9 +97,7 @@ def read_block(
     fields = spec.read(block)
     call_id = fields.id or id_
     if not (name := fields.name or name) and names:
-        name = names.get(call_id, "")
-        if not isinstance(name, str):
-            raise InvalidOption(f"names[{call_id!r}] must be a tool name, not {name!r}")
+        name = names.get(call_id, "")  # convert_tool_results checked the strings
     try:
         return cls(
             name=name,

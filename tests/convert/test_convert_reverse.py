@@ -411,8 +411,10 @@ def test_convert_tool_results_errors() -> None:
         convert_tool_results("openai", "anthropic", [block], image_inputs=True)
     with pytest.raises(InvalidOption, match="names must map"):
         convert_tool_results("openai", "gemini", [block], names=["x"])  # type: ignore[arg-type]
-    with pytest.raises(InvalidOption, match="must be a tool name"):
+    with pytest.raises(InvalidOption, match="names must map"):
         convert_tool_results("openai", "gemini", [block], names={"c": 3})  # type: ignore[dict-item]
+    with pytest.raises(InvalidOption, match="names must map"):  # checked even when unused
+        convert_tool_results("openai", "gemini", [block], names={"zzz": 5})  # type: ignore[dict-item]
     assert (
         convert_tool_results("openai", "ollama", [block], names={"c": "t"})[0]["tool_name"] == "t"
     )
