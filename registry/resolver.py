@@ -4,10 +4,11 @@ For (engine, model, optional forced wire):
 
 1. wire = the forced wire, else the model's wire override, else the wire of the
    last matching rule that sets one, else the engine's default wire;
-2. every flag (``image_input``, ``tool_result_images``, ``tool_result_pdf``,
-   ``source_blocks``) is decided by the most specific claim: the model's own
-   claim, else the last matching rule that claims it, else the engine's claim,
-   else absent (false). Under an evidence policy (``min_evidence``) a claim
+2. every flag (``FLAGS``: ``image_input``, ``tool_result_images``,
+   ``tool_result_pdf``, ``source_blocks``, ``pdf_input``,
+   ``tool_result_url_sources``, ``hoist_media``) is decided by the most specific
+   claim: the model's own claim, else the last matching rule that claims it, else
+   the engine's claim, else absent (false). Under an evidence policy (``min_evidence``) a claim
    weaker than the policy counts as absent: the next, less specific claim decides;
 3. ``tool_result_images`` survives only if the wire carries images natively
    (``carries_native``) and, where that form needs vision
@@ -436,7 +437,8 @@ def _claim(
 
 
 def _rule_label(rule: Rule) -> str:
-    return f"rule:{rule.id} {rule.match} {rule.pattern!r}"
+    # The pattern as written (a repr would double every backslash of a regex).
+    return f"rule:{rule.id} {rule.match} '{rule.pattern}'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,7 +562,7 @@ def resolve(
 
     Uses ``registry``, or the default registry (``TOOLWIRE_DATABASE_URL`` or the
     embedded SQLite file, created and seeded on first use). Results are cached
-    in-process; a change committed elsewhere is seen within a second.
+    in-process; a change committed anywhere is seen by the next call.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).

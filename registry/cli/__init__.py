@@ -10,7 +10,6 @@ alembic and the store inside the commands, so ``toolwire --help`` stays light.
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
 
 import click
@@ -19,7 +18,7 @@ from ._common import Context
 
 __all__ = ["COMMAND_MODULES", "main"]
 
-#: The command modules, in help order.
+#: The command modules (each lists its commands in ``COMMANDS``).
 COMMAND_MODULES: tuple[str, ...] = (
     "db",
     "engine",
@@ -68,7 +67,3 @@ def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> N
 for _name in COMMAND_MODULES:
     for _command in import_module(f"{__name__}.{_name}").COMMANDS:
         main.add_command(_command)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

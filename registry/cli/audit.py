@@ -111,7 +111,8 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
     if fmt == "table" and used:
         echo("\ncapabilities:")
         limit = width()
-        echo("\n".join(cut(f"  {name:<24} {known.get(name, '')}", limit) for name in used))
+        pad = max(map(len, used), default=0)
+        echo("\n".join(cut(f"  {name:<{pad}} {known.get(name, '')}", limit) for name in used))
 
 
 def _conflicts(obj: Context, options: dict[str, Any], fmt: str) -> None:
