@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._audience import for_the_model
-from ._base64 import data_url, encoded_length
-from ._items import IMAGE, PDF, unsent
+from ._base64 import data_url
+from ._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 
 if TYPE_CHECKING:
     from ._options import Options
@@ -37,40 +37,32 @@ if TYPE_CHECKING:
 
 __all__ = ["HOIST_WIRES", "hoist", "hoist_reason"]
 
-_OPENAI_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _OLLAMA_IMAGES = frozenset({"image/png", "image/jpeg"})
+#: the user turn's limits in decoded bytes, the unit OpenAI documents them in (ollama
+#: takes the image limit too)
 MAX_IMAGE_BYTES = 20_000_000
 MAX_PDF_BYTES = 32_000_000
-#: the wires that hoist, and the image types each user turn takes
-HOIST_WIRES = {"openai": _OPENAI_IMAGES, "ollama": _OLLAMA_IMAGES}
+#: the wires that hoist, and the image and PDF forms of each user turn (None: no form)
+HOIST_WIRES: dict[str, tuple[Form, Form | None]] = {
+    "openai": (
+        Form(mimes=IMAGE_MIMES, max_bytes=MAX_IMAGE_BYTES),
+        Form(max_bytes=MAX_PDF_BYTES),
+    ),
+    "ollama": (Form(mimes=_OLLAMA_IMAGES, max_bytes=MAX_IMAGE_BYTES), None),
+}
 
 
 def hoist_reason(wire: str, item: Any, options: Options) -> str | None:
     """Return why an image or PDF is not hoisted on ``wire`` (None: it is)."""
-    got = _payload(wire, item, options)
-    return got if isinstance(got, str) else unsent(item, got[0])
+    return _media(wire, item, options)[0]
 
 
-def _payload(wire: str, item: Any, options: Options) -> tuple[str | None, str] | str:
-    """Return native()'s ``(data, text)`` for a medium that would be hoisted, else why
-    it is not (its payload is then not read)."""
-    if not options.hoist or wire not in HOIST_WIRES:
-        return "no_form"
-    if item.kind == IMAGE:
-        if not options.image_input:
-            return "not_read"
-        if item.mime not in HOIST_WIRES[wire]:
-            return "unsupported_mime"
-        limit = MAX_IMAGE_BYTES
-    elif item.kind == PDF and wire == "openai":
-        if not options.native_pdf:
-            return "not_read"
-        limit = MAX_PDF_BYTES
-    else:
-        return "no_form"
-    if item.size > limit:  # the limits are in decoded bytes; the size is known already
-        return None, item.text
-    return item.native(encoded_length(limit))  # type: ignore[no-any-return]
+def _media(wire: str, item: Any, options: Options) -> tuple[str | None, str | None, str]:
+    """Return ``native_media``'s ``(reason, data, text)`` for hoisting on ``wire``."""
+    forms = HOIST_WIRES.get(wire) if options.hoist else None
+    if forms is None:
+        return "no_form", None, item.text
+    return native_media(item, options, *forms)
 
 
 class _Hoisted:
@@ -105,8 +97,7 @@ def hoist(
         changed = False
         for item in seen._items:
             if item.kind in (IMAGE, PDF):
-                got = _payload(wire, item, options)
-                data, text = (None, item.text) if isinstance(got, str) else got
+                _, data, text = _media(wire, item, options)
                 if data is not None:
                     number += 1
                     attached.append((number, item, data))

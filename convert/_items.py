@@ -36,15 +36,23 @@ How a wire reads an item:
   limit, or ``... (invalid base64)`` when the strict check failed).
   :func:`unsent` turns what ``native`` gave into the reason the wires'
   ``reason`` functions and the report give (``too_large``, ``invalid_base64``).
+- A wire declares, per media kind, a :class:`Form`: the MIME types it takes
+  and its size limit, in the unit the provider documents it in.
+  :func:`native_media` is the one gate every wire (and hoisting) decides
+  with: the option that lets the model read the kind, the MIME type, the
+  limit, then ``native``; it gives the reason, the payload and the text.
 - Nothing else about an item changes after it is built; a wire never decodes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING, Any
 
 from . import _base64, _values
+
+if TYPE_CHECKING:
+    from ._options import Options
 
 __all__ = [
     "DOCUMENT",
@@ -55,7 +63,9 @@ __all__ = [
     "OTHER",
     "PDF",
     "TEXT",
+    "Form",
     "Item",
+    "native_media",
     "parse_item",
     "unsent",
 ]
@@ -147,6 +157,64 @@ def unsent(item: Item, data: str | None) -> str | None:
     if data is not None:
         return None
     return "invalid_base64" if item.invalid else "too_large"
+
+
+class Form:
+    """A wire's native form for one media kind: the MIME types it takes and its size limit.
+
+    The limit is given in the unit the provider documents: ``max_base64`` (symbols
+    of base64, as a request limit counts them) or ``max_bytes`` (decoded bytes,
+    converted here once into the base64 length :meth:`Item.native` bounds).
+    ``mimes`` None: every type an item of the kind can have.
+    """
+
+    __slots__ = ("max_base64", "max_bytes", "mimes")
+
+    def __init__(
+        self,
+        *,
+        mimes: Collection[str] | None = None,
+        max_base64: int | None = None,
+        max_bytes: int | None = None,
+    ) -> None:
+        if max_bytes is not None and max_base64 is None:
+            max_base64 = _base64.encoded_length(max_bytes)
+        elif max_base64 is None or max_bytes is not None:
+            raise ValueError("a Form takes exactly one of max_base64 and max_bytes")
+        self.mimes = mimes
+        self.max_bytes = max_bytes
+        self.max_base64: int = max_base64
+
+
+def native_media(
+    item: Item, options: Options, image: Form | None, pdf: Form | None
+) -> tuple[str | None, str | None, str]:
+    """Return ``(reason, data, text)`` for an item on a wire with these forms
+    (``image``/``pdf`` None: the wire has no form for the kind).
+
+    ``reason`` None: ``data`` is the clean base64 to send. Else ``reason`` says
+    why not and ``text`` is what to send instead. ``no_form``, ``not_read`` (the
+    kind's option is off) and ``unsupported_mime`` read no payload; over a
+    ``max_bytes`` limit is known from the size alone; then ``item.native``
+    (``too_large``, ``invalid_base64``).
+    """
+    kind = item.kind
+    if kind == IMAGE:
+        read, form = options.image_input, image
+    elif kind == PDF:
+        read, form = options.native_pdf, pdf
+    else:
+        return "no_form", None, item.text
+    if form is None:
+        return "no_form", None, item.text
+    if not read:
+        return "not_read", None, item.text
+    if form.mimes is not None and item.mime not in form.mimes:
+        return "unsupported_mime", None, item.text
+    if form.max_bytes is not None and item.size > form.max_bytes:
+        return unsent(item, None), None, item.text
+    data, text = item.native(form.max_base64)
+    return unsent(item, data), data, text
 
 
 def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:

@@ -49,7 +49,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
-from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, unsent
+from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
 from .._values import thaw
@@ -57,10 +57,14 @@ from .._values import thaw
 if TYPE_CHECKING:
     from .._result import ToolResult
 
-#: Anthropic's documented limit for one image: 5 MB of base64.
+#: Anthropic's documented limit for one image: 5 MB of base64 (the API counts base64).
 MAX_IMAGE_BASE64 = 5 * 1024 * 1024
-#: Anthropic's request limit is 32 MB; a larger PDF could never be sent.
+#: Anthropic's request limit is 32 MB; a larger PDF could never be sent. A request
+#: carries the base64, so the limit is in base64 symbols too.
 MAX_PDF_BASE64 = 32 * 1024 * 1024
+#: every image type (no MIME check: any IMAGE item is one the API takes)
+IMAGE_FORM = Form(max_base64=MAX_IMAGE_BASE64)
+PDF_FORM = Form(max_base64=MAX_PDF_BASE64)
 EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 
 
@@ -82,12 +86,13 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
-        # The gates of ``_media`` inline (this is the hot path of a native payload);
-        # ``reason`` reads ``_media``, and the report's tests hold the two together.
+        # ``native_media`` with IMAGE_FORM and PDF_FORM, inline (the hot path of a
+        # native payload): neither form has a MIME set or a byte limit, so its gate is
+        # the option alone (see ``reason``; the tests hold the two together).
         if kind == IMAGE and options.image_input:
-            data, shown = item.native(MAX_IMAGE_BASE64)
+            data, shown = item.native(IMAGE_FORM.max_base64)
         elif kind == PDF and options.native_pdf and options.source_blocks:
-            data, shown = item.native(MAX_PDF_BASE64)
+            data, shown = item.native(PDF_FORM.max_base64)
         elif kind == LINK and reason(item, options) is None:
             native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
             blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
@@ -119,26 +124,12 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
 
 def reason(item: Any, options: Options) -> str | None:
     """Return why an image, PDF or link item is not sent natively, or None when it is."""
-    if item.kind == LINK:
+    kind = item.kind
+    if kind == LINK:
         return link_reason(item, options, IMAGE_MIMES, options.native_pdf and options.source_blocks)
-    got = _media(item, options)
-    return got if isinstance(got, str) else unsent(item, got[0])
-
-
-def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
-    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
-    else why it is not (its payload is then not read)."""
-    if item.kind == IMAGE:
-        if not options.image_input:
-            return "not_read"
-        return item.native(MAX_IMAGE_BASE64)  # type: ignore[no-any-return]
-    if item.kind == PDF:
-        if not options.native_pdf:
-            return "not_read"
-        if not options.source_blocks:
-            return "no_form"  # this endpoint takes no document block in a tool_result
-        return item.native(MAX_PDF_BASE64)  # type: ignore[no-any-return]
-    return "no_form"
+    if kind == PDF and options.native_pdf and not options.source_blocks:
+        return "no_form"  # this endpoint takes no document block in a tool_result
+    return native_media(item, options, IMAGE_FORM, PDF_FORM)[0]
 
 
 def _block(item: Any, options: Options) -> dict[str, Any] | None:

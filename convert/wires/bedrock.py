@@ -63,8 +63,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import _read
-from .._base64 import encoded_length
-from .._items import IMAGE, IMAGE_MIMES, PDF, unsent
+from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._options import Options, Wire
 from .._values import canonical_json, thaw
 from .responses import pdf_filename
@@ -80,34 +79,15 @@ DEFAULT_NAME = "document"
 EMPTY_TEXT = "The tool returned no output."
 EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 IMAGE_FORMATS = {mime: mime.split("/", 1)[1] for mime in IMAGE_MIMES}
+IMAGE_FORM = Form(mimes=IMAGE_FORMATS, max_bytes=MAX_IMAGE_BYTES)
+PDF_FORM = Form(max_bytes=MAX_DOCUMENT_BYTES)
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _SPACES = re.compile(r"\s+")
 
 
 def reason(item: Any, options: Options) -> str | None:
     """Return why an image or PDF item is not sent natively, or None when it is."""
-    got = _media(item, options)
-    return got if isinstance(got, str) else unsent(item, got[0])
-
-
-def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
-    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
-    else why it is not (its payload is then not read)."""
-    if item.kind == IMAGE:
-        if not options.image_input:
-            return "not_read"
-        if item.mime not in IMAGE_FORMATS:
-            return "unsupported_mime"
-        limit = MAX_IMAGE_BYTES
-    elif item.kind == PDF:
-        if not options.native_pdf:
-            return "not_read"
-        limit = MAX_DOCUMENT_BYTES
-    else:
-        return "no_form"
-    if item.size > limit:  # the limits are in decoded bytes; the size is known already
-        return None, item.text
-    return item.native(encoded_length(limit))  # type: ignore[no-any-return]
+    return native_media(item, options, IMAGE_FORM, PDF_FORM)[0]
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
@@ -116,8 +96,8 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     names: set[str] = set()
     for item in result._items:
         text = item.text
-        if item.kind in (IMAGE, PDF) and type(got := _media(item, options)) is tuple:
-            data, text = got
+        if item.kind in (IMAGE, PDF):
+            _, data, text = native_media(item, options, IMAGE_FORM, PDF_FORM)
             if data is not None:
                 payload: str | bytes = binascii.a2b_base64(data) if options.raw_bytes else data
                 if item.kind == IMAGE:

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _items, _read
-from .._items import IMAGE, LINK, PDF, unsent
+from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
 from .._options import Options, Wire
 from .._values import thaw
@@ -43,8 +43,11 @@ from .._values import thaw
 if TYPE_CHECKING:
     from .._result import ToolResult
 
+#: the API's inline request limit; a request carries the base64, so in base64 symbols
 MAX_BASE64 = 20 * 1024 * 1024
 IMAGE_MIMES = _items.IMAGE_MIMES - {"image/gif"}
+IMAGE_FORM = Form(mimes=IMAGE_MIMES, max_base64=MAX_BASE64)
+PDF_FORM = Form(max_base64=MAX_BASE64)
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
@@ -54,8 +57,9 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     if (options.image_input or options.native_pdf) and result._texts is None:
         kept: list[str] = []
         for item in result._items:
-            # The gates of ``_media`` inline (no call per item); ``reason`` reads
-            # ``_media``, and the report's tests hold the two together.
+            # ``native_media`` with IMAGE_FORM and PDF_FORM, inline (no call per item):
+            # the option, the image MIME set, no byte limit, one base64 limit (see
+            # ``reason``; the tests hold the two together).
             kind = item.kind
             if (kind == IMAGE and options.image_input and item.mime in IMAGE_MIMES) or (
                 kind == PDF and options.native_pdf
@@ -93,24 +97,7 @@ def reason(item: Any, options: Options) -> str | None:
     """Return why an image, PDF or link item is not sent natively, or None when it is."""
     if item.kind == LINK:
         return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
-    got = _media(item, options)
-    return got if isinstance(got, str) else unsent(item, got[0])
-
-
-def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
-    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
-    else why it is not (its payload is then not read)."""
-    if item.kind == IMAGE:
-        if not options.image_input:
-            return "not_read"
-        if item.mime not in IMAGE_MIMES:
-            return "unsupported_mime"
-        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
-    if item.kind == PDF:
-        if not options.native_pdf:
-            return "not_read"
-        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
-    return "no_form"
+    return native_media(item, options, IMAGE_FORM, PDF_FORM)[0]
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:

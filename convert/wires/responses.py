@@ -42,14 +42,17 @@ from urllib.parse import quote, unquote, urlsplit
 
 from .. import _read
 from .._base64 import data_url
-from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, unsent
+from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
     from .._result import ToolResult
 
+#: the API's request limit; a request carries the base64, so in base64 symbols
 MAX_BASE64 = 50 * 1024 * 1024
+#: images (every image type) and PDFs alike
+FORM = Form(max_base64=MAX_BASE64)
 MAX_FILENAME = 128
 DEFAULT_FILENAME = "document.pdf"
 
@@ -80,8 +83,8 @@ def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | str |
                 parts.append({"type": "input_file", "file_url": item.uri})
             native = True
             continue
-        if kind in (IMAGE, PDF) and type(got := _media(item, options)) is tuple:
-            data, text = got
+        if kind in (IMAGE, PDF):
+            _, data, text = native_media(item, options, FORM, FORM)
             if data is not None:
                 native = True
                 if kind == IMAGE:
@@ -108,18 +111,7 @@ def reason(item: Any, options: Options) -> str | None:
     """Return why an image, PDF or link item is not sent natively, or None when it is."""
     if item.kind == LINK:
         return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
-    got = _media(item, options)
-    return got if isinstance(got, str) else unsent(item, got[0])
-
-
-def _media(item: Any, options: Options) -> tuple[str | None, str] | str:
-    """Return native()'s ``(data, text)`` for an image or PDF the wire would send,
-    else why it is not (its payload is then not read)."""
-    if item.kind in (IMAGE, PDF):
-        if not (options.image_input if item.kind == IMAGE else options.native_pdf):
-            return "not_read"
-        return item.native(MAX_BASE64)  # type: ignore[no-any-return]
-    return "no_form"
+    return native_media(item, options, FORM, FORM)[0]
 
 
 def pdf_filename(uri: str) -> str:
