@@ -236,6 +236,13 @@ class WriterBase:
         return _Subject("engine", "engine")
 
     def _find_rule(self, engine_id: int, engine: str, rule: int | str) -> Any:
+        """Return the engine's rule named by an id, ``rule:N``, ``N`` or a pattern.
+
+        :raises InvalidRule: for ``rule:`` not followed by digits, or a pattern that
+            names both an exact and a regex rule.
+        :raises UnknownRule: when no rule of the engine has that id or pattern.
+        """
+        rule = rule_ref(rule)
         where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
         rows = self._connection.execute(
             select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
@@ -253,6 +260,21 @@ class WriterBase:
 
 
 _CLAIM_COLUMNS = tuple(getattr(ClaimRow, k) for k in CLAIM_FIELDS)
+
+
+def rule_ref(rule: int | str) -> int | str:
+    """Return the rule id of ``17``, ``"17"`` or ``"rule:17"``, else the text as a pattern.
+
+    :raises InvalidRule: for ``rule:`` not followed by digits.
+    """
+    if isinstance(rule, int):
+        return rule
+    digits = rule[5:] if rule.startswith("rule:") else rule
+    if digits.isascii() and digits.isdigit():
+        return int(digits)
+    if rule.startswith("rule:"):
+        raise InvalidRule(f"{rule!r} is not a rule reference (rule:N)")
+    return rule
 
 
 def engine_values(

@@ -243,7 +243,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         """Return the claim on a subject, None when there is none.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         """
         engine_id = q.engine_id(self._connection, engine)
         subject = self._subject(engine_id, engine, model, rule, create_by=None)
@@ -269,7 +271,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         """Record a claim; a change appends one history event, an identical claim is a no-op.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         :raises InvalidCapability: for a malformed capability name.
         :raises UnknownCapability: for a capability not in the vocabulary.
         :raises InvalidStatus: for an unknown evidence status.
