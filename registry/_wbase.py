@@ -1,6 +1,10 @@
 """The base of ``Writer``: the transaction's lock, revision bump and shared lookups.
 
-Every write module (``_writer``, ``_removal``, ``_bulk``) builds on ``WriterBase``.
+The checks of a new engine, model, rule and capability (``engine_values`` and the
+others) are here too, for the single-row adds and the bulk adds alike.
+
+Every write module (``_writer``, ``_removal``, ``_bulk``, ``_bulkadd``) builds on
+``WriterBase``.
 """
 
 from __future__ import annotations

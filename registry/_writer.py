@@ -223,13 +223,6 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         self._forget_vocabulary()
         return Capability(**values)
 
-    def has_capability(self, name: str) -> bool:
-        """Return whether the vocabulary has ``name``."""
-        found = self._connection.scalar(
-            select(CapabilityRow.name).where(CapabilityRow.name == name)
-        )
-        return found is not None
-
     # -- claims -------------------------------------------------------------------
 
     def claim(
