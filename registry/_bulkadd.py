@@ -3,8 +3,9 @@
 The seed and ``toolwire import`` add what the registry lacks through here: one query
 each for what exists, then one ``executemany`` per table for what is new, and one for
 the change events. Every entry is checked as ``add_engine``, ``add_rule``,
-``add_model``, ``add_capability`` and ``set_wire_form`` check it, before anything is
-written; the change events are the ones those methods append, in the same order.
+``add_model``, ``add_capability`` and ``set_wire_form`` check it (by the same
+``_wbase`` functions), before anything is written; the change events are the ones
+those methods append, in the same order.
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ from typing import Any
 from sqlalchemy import bindparam, func, insert, select, update
 
 from . import _validate as check
-from ._wbase import WriterBase, checked_tag, required
+from ._wbase import (
+    WriterBase,
+    capability_values,
+    engine_values,
+    model_values,
+    rule_values,
+)
 from .errors import InvalidInput
 from .models import CapabilityRow, ChangeEventRow, EngineRow, ModelRow, RuleRow, WireFormRow, utcnow
-from .vocab import VALUE_KINDS
 
 __all__ = ["AddReport", "BulkAdd", "EngineEntry"]
 
@@ -213,8 +219,8 @@ class BulkAdd(WriterBase):
                 report.kept += 1
             ids_of: list[int | dict[str, Any]] = []
             for rule in entry.rules:
-                match, pattern = _rule(rule)
-                key = (engine_id, match, pattern)
+                values = _rule(rule)
+                key = (engine_id, values["match"], values["pattern"])
                 if key in rules or key in pending:
                     ids_of.append(rules[key] if key in rules else pending[key])
                     report.kept += 1  # a rule listed twice: the second is seen as present
@@ -223,10 +229,7 @@ class BulkAdd(WriterBase):
                 row = {
                     "engine_id": engine_id,
                     "position": position,
-                    "match": match,
-                    "pattern": pattern,
-                    "wire": rule.get("wire"),
-                    "note": rule.get("note", ""),
+                    **values,
                     "created_at": now,
                     "created_by": created_by,
                 }
@@ -243,9 +246,7 @@ class BulkAdd(WriterBase):
                 models.add((engine_id, model["id"]))
                 row = {
                     "engine_id": engine_id,
-                    "model_id": model["id"],
-                    "wire": model.get("wire"),
-                    "note": model.get("note", ""),
+                    **_model(model),
                     "created_at": now,
                     "created_by": created_by,
                 }
@@ -278,49 +279,43 @@ class BulkAdd(WriterBase):
 
 
 def _engine(table: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine row ``add_engine`` would write (checked the same way)."""
-    base_url = table.get("base_url")
-    return {
-        "name": check.engine_name(table["name"]),
-        "provider": required(table["provider"], "provider", 256),
-        "family": required(table["family"], "family", 32),
-        "default_wire": check.wire(table["default_wire"]),
-        "kind": check.engine_kind(table["kind"]),
-        "base_url": None if base_url is None else required(base_url, "base_url", 512),
-        "response_tag": checked_tag(table.get("response_tag")),
-        "note": check.text(table.get("note", ""), "note"),
-    }
+    """The engine row ``add_engine`` would write (checked by the same function)."""
+    return engine_values(
+        table["name"],
+        provider=table["provider"],
+        family=table["family"],
+        default_wire=table["default_wire"],
+        kind=table["kind"],
+        base_url=table.get("base_url"),
+        response_tag=table.get("response_tag"),
+        note=table.get("note", ""),
+    )
 
 
-def _rule(rule: Mapping[str, Any]) -> tuple[str, str]:
-    """Check a rule as ``add_rule`` does; return (match, pattern)."""
-    match = "regex" if "regex" in rule else "exact"
-    pattern = rule[match]
-    check.rule_pattern(pattern, match)
-    check.optional_wire(rule.get("wire"))
-    check.text(rule.get("note", ""), "note")
-    return match, pattern
+def _rule(rule: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule values ``add_rule`` would write (checked by the same function)."""
+    regex = "regex" in rule
+    return rule_values(
+        rule["regex" if regex else "exact"],
+        regex=regex,
+        wire=rule.get("wire"),
+        note=rule.get("note", ""),
+    )
 
 
-def _model(model: Mapping[str, Any]) -> None:
-    check.model_id(model["id"])
-    check.optional_wire(model.get("wire"))
-    check.text(model.get("note", ""), "note")
+def _model(model: Mapping[str, Any]) -> dict[str, Any]:
+    """The model values ``add_model`` would write (checked by the same function)."""
+    return model_values(model["id"], wire=model.get("wire"), note=model.get("note", ""))
 
 
 def _capability(table: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a capability as ``add_capability`` does; return its row values."""
-    name, description = table["name"], table["description"]
-    value_kind, gates = table.get("value_kind", "bool"), table.get("gates")
-    check.capability(name)
-    if not isinstance(description, str) or not description.strip():
-        raise InvalidInput("a capability needs a description: say what its claims mean")
-    check.text(description, "description")
-    if value_kind not in VALUE_KINDS:
-        raise InvalidInput(f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}")
-    if gates is not None:
-        required(gates, "gates", 64)
-    return {"name": name, "description": description, "value_kind": value_kind, "gates": gates}
+    """The capability values ``add_capability`` would write (checked by the same function)."""
+    return capability_values(
+        table["name"],
+        description=table["description"],
+        value_kind=table.get("value_kind", "bool"),
+        gates=table.get("gates"),
+    )
 
 
 def _change_of(

@@ -47,7 +47,9 @@ class Removals(WriterBase):
         ``evidence`` (why) as its reason. Returns the claim as it was.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         :raises UnknownCapability: for a capability not in the vocabulary that no claim
             uses (a claim recorded before the vocabulary can be retracted whatever its name).
         :raises UnknownClaim: when that subject has no such claim.
@@ -108,7 +110,9 @@ class Removals(WriterBase):
         """Remove a rule and its claims; the rules after it move up one position.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         """
         check.actor(recorded_by)
         engine_id = q.engine_id(self._connection, engine)
@@ -138,8 +142,10 @@ class Removals(WriterBase):
         """Move a rule to ``position`` (1-based; past the end means last); ids stay.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
-        :raises InvalidRule: for a position below 1.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a position below 1, or a ``rule`` of ``rule:`` not
+            followed by digits.
         """
         check.actor(recorded_by)
         if isinstance(position, bool) or not isinstance(position, int) or position < 1:

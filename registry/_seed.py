@@ -13,7 +13,7 @@ idempotent and runs in one transaction:
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
@@ -373,12 +373,3 @@ def _sync_engine(
             writer.remove_claim(
                 engine, capability, model=model_id, rule=rule_id, recorded_by=actor, reason=reason
             )
-
-
-def seeded_engine_names(data: SeedData | None = None) -> Sequence[str]:
-    """Return the names of the engines the shipped seed defines, in file order.
-
-    :raises InvalidSeed: for a seed file that breaks the format.
-    """
-    data = load_seed() if data is None else data
-    return tuple(table["name"] for table in data.engines)

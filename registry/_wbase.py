@@ -1,6 +1,10 @@
 """The base of ``Writer``: the transaction's lock, revision bump and shared lookups.
 
-Every write module (``_writer``, ``_removal``, ``_bulk``) builds on ``WriterBase``.
+The checks of a new engine, model, rule and capability (``engine_values`` and the
+others) are here too, for the single-row adds and the bulk adds alike.
+
+Every write module (``_writer``, ``_removal``, ``_bulk``, ``_bulkadd``) builds on
+``WriterBase``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from .models import (
     utcnow,
 )
 from .records import Claim
+from .vocab import VALUE_KINDS
 
 __all__ = ["WriterBase"]
 
@@ -235,6 +240,13 @@ class WriterBase:
         return _Subject("engine", "engine")
 
     def _find_rule(self, engine_id: int, engine: str, rule: int | str) -> Any:
+        """Return the engine's rule named by an id, ``rule:N``, ``N`` or a pattern.
+
+        :raises InvalidRule: for ``rule:`` not followed by digits, or a pattern that
+            names both an exact and a regex rule.
+        :raises UnknownRule: when no rule of the engine has that id or pattern.
+        """
+        rule = rule_ref(rule)
         where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
         rows = self._connection.execute(
             select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
@@ -252,6 +264,99 @@ class WriterBase:
 
 
 _CLAIM_COLUMNS = tuple(getattr(ClaimRow, k) for k in CLAIM_FIELDS)
+
+
+def rule_ref(rule: int | str) -> int | str:
+    """Return the rule id of ``17``, ``"17"`` or ``"rule:17"``, else the text as a pattern.
+
+    :raises InvalidRule: for ``rule:`` not followed by digits.
+    """
+    if isinstance(rule, int):
+        return rule
+    digits = rule[5:] if rule.startswith("rule:") else rule
+    if digits.isascii() and digits.isdigit():
+        return int(digits)
+    if rule.startswith("rule:"):
+        raise InvalidRule(f"{rule!r} is not a rule reference (rule:N)")
+    return rule
+
+
+def engine_values(
+    name: object,
+    *,
+    provider: object,
+    family: object,
+    default_wire: object,
+    kind: object,
+    base_url: object = None,
+    response_tag: object = None,
+    note: object = "",
+) -> dict[str, Any]:
+    """Check a new engine (``add_engine``, the seed and import); return its row values.
+
+    :raises InvalidWire: for an unknown default wire.
+    :raises InvalidInput: for a bad name, kind, provider, family, base URL, tag or note.
+    """
+    return {
+        "name": check.engine_name(name),
+        "provider": required(provider, "provider", 256),
+        "family": required(family, "family", 32),
+        "default_wire": check.wire(default_wire),
+        "kind": check.engine_kind(kind),
+        "base_url": None if base_url is None else required(base_url, "base_url", 512),
+        "response_tag": checked_tag(response_tag),
+        "note": check.text(note, "note"),
+    }
+
+
+def model_values(model_id: object, *, wire: object = None, note: object = "") -> dict[str, Any]:
+    """Check a new model (``add_model``, the seed and import); return its row values.
+
+    :raises InvalidModelId: for an unusable model id.
+    :raises InvalidWire: for an unknown wire override.
+    """
+    return {
+        "model_id": check.model_id(model_id),
+        "wire": check.optional_wire(wire),
+        "note": check.text(note, "note"),
+    }
+
+
+def rule_values(
+    pattern: object, *, regex: bool, wire: object = None, note: object = ""
+) -> dict[str, Any]:
+    """Check a new rule (``add_rule``, the seed and import); return its row values.
+
+    :raises InvalidRule: for a regex that does not compile.
+    :raises InvalidModelId: for an exact pattern that is not a valid model id.
+    :raises InvalidWire: for an unknown wire override.
+    """
+    match = "regex" if regex else "exact"
+    return {
+        "match": match,
+        "pattern": check.rule_pattern(pattern, match),
+        "wire": check.optional_wire(wire),
+        "note": check.text(note, "note"),
+    }
+
+
+def capability_values(
+    name: object, *, description: object, value_kind: object = "bool", gates: object = None
+) -> dict[str, Any]:
+    """Check a new capability (``add_capability``, the seed and import); return its values.
+
+    :raises InvalidCapability: for a malformed name.
+    :raises InvalidInput: for an empty description, an unknown value kind or bad gates.
+    """
+    check.capability(name)
+    if not isinstance(description, str) or not description.strip():
+        raise InvalidInput("a capability needs a description: say what its claims mean")
+    check.text(description, "description")
+    if value_kind not in VALUE_KINDS:
+        raise InvalidInput(f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}")
+    if gates is not None:
+        required(gates, "gates", 64)
+    return {"name": name, "description": description, "value_kind": value_kind, "gates": gates}
 
 
 def required(value: object, what: str, longest: int | None = None) -> str:

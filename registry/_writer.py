@@ -18,7 +18,15 @@ from . import _validate as check
 from ._bulk import Bulk
 from ._bulkadd import BulkAdd
 from ._removal import Removals
-from ._wbase import WriterBase, as_date, checked_tag, old_fields, required
+from ._wbase import (
+    WriterBase,
+    as_date,
+    capability_values,
+    engine_values,
+    model_values,
+    old_fields,
+    rule_values,
+)
 from .errors import DuplicateEntry, InvalidInput, InvalidRule
 from .models import (
     CapabilityRow,
@@ -31,7 +39,6 @@ from .models import (
     utcnow,
 )
 from .records import Capability, Claim, Engine, Model, Rule, WireForm
-from .vocab import VALUE_KINDS
 
 __all__ = ["Writer"]
 
@@ -61,14 +68,16 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         :raises InvalidInput: for a bad name, kind, provider, family, tag or actor.
         """
         values = {
-            "name": check.engine_name(name),
-            "provider": required(provider, "provider", 256),
-            "family": required(family, "family", 32),
-            "default_wire": check.wire(default_wire),
-            "kind": check.engine_kind(kind),
-            "base_url": None if base_url is None else required(base_url, "base_url", 512),
-            "response_tag": checked_tag(response_tag),
-            "note": check.text(note, "note"),
+            **engine_values(
+                name,
+                provider=provider,
+                family=family,
+                default_wire=default_wire,
+                kind=kind,
+                base_url=base_url,
+                response_tag=response_tag,
+                note=note,
+            ),
             "created_at": utcnow(),
             "created_by": check.actor(created_by, "created_by"),
         }
@@ -97,9 +106,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         :raises InvalidModelId: for an unusable model id.
         :raises InvalidWire: for an unknown wire override.
         """
-        check.model_id(model_id)
-        check.optional_wire(wire)
-        check.text(note, "note")
+        model_values(model_id, wire=wire, note=note)
         check.actor(created_by, "created_by")
         engine_id = q.engine_id(self._connection, engine)
         if self._model_row_id(engine_id, model_id) is not None:
@@ -129,10 +136,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         :raises InvalidModelId: for an exact pattern that is not a valid model id.
         :raises InvalidWire: for an unknown wire override.
         """
-        match = "regex" if regex else "exact"
-        check.rule_pattern(pattern, match)
-        check.optional_wire(wire)
-        check.text(note, "note")
+        match = rule_values(pattern, regex=regex, wire=wire, note=note)["match"]
         check.actor(created_by, "created_by")
         if position is not None and (isinstance(position, bool) or position < 1):
             raise InvalidRule(f"invalid rule position {position!r}: counts from 1")
@@ -200,27 +204,13 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         :raises DuplicateEntry: when the vocabulary has it already.
         :raises InvalidInput: for an empty description, an unknown value kind or actor.
         """
-        check.capability(name)
-        if not isinstance(description, str) or not description.strip():
-            raise InvalidInput("a capability needs a description: say what its claims mean")
-        check.text(description, "description")
-        if value_kind not in VALUE_KINDS:
-            raise InvalidInput(
-                f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}"
-            )
-        if gates is not None:
-            required(gates, "gates", 64)
+        values = capability_values(
+            name, description=description, value_kind=value_kind, gates=gates
+        )
         check.actor(created_by, "created_by")
         if self._connection.scalar(select(CapabilityRow.name).where(CapabilityRow.name == name)):
             raise DuplicateEntry(f"capability {name!r} already exists")
-        values: dict[str, Any] = {
-            "name": name,
-            "description": description,
-            "value_kind": value_kind,
-            "gates": gates,
-            "created_at": utcnow(),
-            "created_by": created_by,
-        }
+        values.update(created_at=utcnow(), created_by=created_by)
         self._connection.execute(insert(CapabilityRow).values(values))
         self._change(
             None,
@@ -232,13 +222,6 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         )
         self._forget_vocabulary()
         return Capability(**values)
-
-    def has_capability(self, name: str) -> bool:
-        """Return whether the vocabulary has ``name``."""
-        found = self._connection.scalar(
-            select(CapabilityRow.name).where(CapabilityRow.name == name)
-        )
-        return found is not None
 
     # -- claims -------------------------------------------------------------------
 
@@ -253,7 +236,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         """Return the claim on a subject, None when there is none.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         """
         engine_id = q.engine_id(self._connection, engine)
         subject = self._subject(engine_id, engine, model, rule, create_by=None)
@@ -279,7 +264,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         """Record a claim; a change appends one history event, an identical claim is a no-op.
 
         :raises UnknownEngine: when the engine does not exist.
-        :raises UnknownRule: when ``rule`` names no rule of the engine.
+        :raises UnknownRule: when ``rule`` (an id, ``rule:N``, ``N`` or a pattern) names
+            no rule of the engine.
+        :raises InvalidRule: for a ``rule`` of ``rule:`` not followed by digits.
         :raises InvalidCapability: for a malformed capability name.
         :raises UnknownCapability: for a capability not in the vocabulary.
         :raises InvalidStatus: for an unknown evidence status.

@@ -225,15 +225,3 @@ def rule_row(rule: Rule) -> dict[str, Any]:
         f"{c.capability}={'true' if c.value else 'false'}" for c in rule.claims.values()
     )
     return row
-
-
-def rule_ref(text: str | None) -> int | str | None:
-    """Return the rule id of ``17`` or ``rule:17``, else the text as a pattern."""
-    if text is None:
-        return None
-    digits = text[5:] if text.startswith("rule:") else text
-    if digits.isascii() and digits.isdigit():
-        return int(digits)
-    if text.startswith("rule:"):
-        raise click.BadParameter(f"{text!r} is not a rule reference (rule:N)", param_hint="--rule")
-    return text

@@ -16,7 +16,6 @@ from ._common import (
     emit,
     format_option,
     pass_ctx,
-    rule_ref,
     who,
 )
 
@@ -99,7 +98,7 @@ def set_(
             capability,
             value.lower() == "true",
             model=model,
-            rule=rule_ref(rule),
+            rule=rule,
             status=status,
             evidence=evidence,
             source=source,
@@ -138,7 +137,7 @@ def unset(
         engine,
         capability,
         model=model,
-        rule=rule_ref(rule),
+        rule=rule,
         evidence=evidence,
         recorded_by=who(actor),
     )

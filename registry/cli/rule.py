@@ -12,7 +12,6 @@ from ._common import (
     emit,
     format_option,
     pass_ctx,
-    rule_ref,
     rule_row,
     who,
 )
@@ -82,7 +81,7 @@ def remove(
     obj: Context, engine: str, rule: str, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove RULE (rule:N, N or its pattern) and its claims; the history keeps them."""
-    removed = obj.registry().remove_rule(engine, _ref(rule), recorded_by=who(actor), reason=reason)
+    removed = obj.registry().remove_rule(engine, rule, recorded_by=who(actor), reason=reason)
     emit([rule_row(removed)], fmt, RULE_COLUMNS)
 
 
@@ -104,16 +103,8 @@ def move(
     fmt: str,
 ) -> None:
     """Move RULE to another position (later rules win); its rule:N reference stays."""
-    moved = obj.registry().move_rule(
-        engine, _ref(rule), position, recorded_by=who(actor), reason=reason
-    )
+    moved = obj.registry().move_rule(engine, rule, position, recorded_by=who(actor), reason=reason)
     emit([rule_row(moved)], fmt, RULE_COLUMNS)
-
-
-def _ref(text: str) -> int | str:
-    found = rule_ref(text)
-    assert found is not None
-    return found
 
 
 COMMANDS = [group]

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from cli_helpers import failed, noted, ok, ops_runner
+from cli_helpers import run as run_cli
 from click.testing import CliRunner, Result
 from convert_checks import payload_chunks
 from providers import KEY, ProviderServer, text_of_database
@@ -31,21 +33,8 @@ def url(seeded_database_url: str) -> str:
 
 
 def run(url: str, *args: str, key: str | None = KEY) -> Result:
-    env = {"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None, "ANTHROPIC_API_KEY": key}
-    return CliRunner(env=env).invoke(main, ["--database-url", url, *args])
-
-
-def ok(result: Result) -> str:
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result.stdout
-
-
-def one_line_error(result: Result, code: int = 1) -> str:
-    assert result.exit_code == code, result.output
-    assert "Traceback" not in result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1, result.stderr
-    return errors[0]
+    """Run ``toolwire --database-url URL ARGS`` with ``key`` as $ANTHROPIC_API_KEY."""
+    return run_cli(ops_runner(ANTHROPIC_API_KEY=key), url, *args)
 
 
 def probe(url: str, server: ProviderServer, model: str, *args: str, **kw: Any) -> Result:
@@ -97,7 +86,7 @@ def test_probe_prints_one_row_per_scenario(url: str, anthropic: ProviderServer) 
 def test_probe_json(sqlite_url: str, anthropic: ProviderServer) -> None:
     url = sqlite_url  # the backend does not matter here
     result = probe(url, anthropic, "m-crasher", "--scenario", "image_input", "--format", "json")
-    one_line_error(result)
+    failed(result, code=1)
     data = json.loads(result.stdout)
     assert (data["engine"], data["wire"], data["challenge"]) == ("anthropic", "anthropic", CODE)
     [result] = data["results"]
@@ -111,7 +100,7 @@ def test_probe_json(sqlite_url: str, anthropic: ProviderServer) -> None:
 
 def test_an_error_exits_1_and_records_no_claim(url: str, anthropic: ProviderServer) -> None:
     result = probe(url, anthropic, "claude-sonnet-4-5-crasher", "--record")
-    line = one_line_error(result)
+    line = failed(result, code=1)
     assert line == (
         "Error: 4 of 4 requests ended in error (that says nothing about the capability)"
     )
@@ -217,7 +206,7 @@ def test_unobserved_lists_native_media_on_without_observation(
     assert {r["capability"] for r in rows if r["model"] == model} == set(SCENARIOS) - {
         "tool_result_images"
     }
-    one_line_error(probe(url, anthropic, "claude-opus-4-crasher", "--scenario", "image_input"))
+    failed(probe(url, anthropic, "claude-opus-4-crasher", "--scenario", "image_input"), code=1)
     rows = json.loads(
         ok(run(url, "audit", "--unobserved", "--capability", "image_input", "--format", "json"))
     )
@@ -227,7 +216,7 @@ def test_unobserved_lists_native_media_on_without_observation(
 
 def test_stale_days_count_from_the_latest_observation(url: str, anthropic: ProviderServer) -> None:
     model = "claude-haiku-4-ignorer"
-    ok(
+    noted(
         run(
             url,
             *("claim", "set", "anthropic", "image_input", "true", "--model", model),
@@ -246,14 +235,14 @@ def test_stale_days_count_from_the_latest_observation(url: str, anthropic: Provi
     assert stale() == set()  # observed today, though the claim says 2020
     # an error says nothing: it does not make a claim fresh
     crasher = model.replace("ignorer", "crasher")
-    ok(
+    noted(
         run(
             url,
             *("claim", "set", "anthropic", "image_input", "true", "--model", crasher),
             *("--status", "documented", "--evidence", "old check", "--verified-at", "2020-01-01"),
         )
     )
-    one_line_error(probe(url, anthropic, crasher, "--scenario", "image_input"))
+    failed(probe(url, anthropic, crasher, "--scenario", "image_input"), code=1)
     rows = json.loads(ok(run(url, "audit", "--stale-days", "30", "--format", "json")))
     assert f"model:{crasher}" in {r["subject_key"] for r in rows}
 
@@ -281,7 +270,7 @@ def test_explain_names_the_latest_observation(url: str, anthropic: ProviderServe
 
 def test_observation_list_filters(url: str, anthropic: ProviderServer) -> None:
     ok(probe(url, anthropic, "m-ignorer", "--scenario", "image_input"))
-    one_line_error(probe(url, anthropic, "m-crasher", "--scenario", "image_input"))
+    failed(probe(url, anthropic, "m-crasher", "--scenario", "image_input"), code=1)
     rows = json.loads(ok(run(url, "observation", "list", "anthropic", "--format", "json")))
     assert [(r["model"], r["outcome"]) for r in rows] == [
         ("m-ignorer", "ignored"),
@@ -312,7 +301,7 @@ def test_keys_and_base64_never_reach_the_database_or_output(
     url: str, anthropic: ProviderServer
 ) -> None:
     wrong = probe(url, anthropic, "claude-sonnet-4-5-rejecter", key=WRONG_KEY)
-    assert one_line_error(wrong).startswith("Error: 4 of 4")
+    assert failed(wrong, code=1).startswith("Error: 4 of 4")
     assert [r.split()[1:3] for r in wrong.stdout.splitlines()[2:]] == [["error", "401"]] * 4
     assert "[key]" in wrong.stdout  # the server echoed it; the excerpt says so, redacted
     right = probe(url, anthropic, "claude-sonnet-4-5-rejecter", "--record", "--format", "json")
@@ -338,7 +327,7 @@ def test_a_missing_key_is_noted_and_sent_without(
     url = sqlite_url  # the backend does not matter here
     result = probe(url, anthropic, "m-ignorer", "--scenario", "image_input", key=None)
     assert "note: $ANTHROPIC_API_KEY is not set; sending without a key" in result.stderr
-    assert one_line_error(result).startswith("Error: 1 of 1")
+    assert failed(result, code=1).startswith("Error: 1 of 1")
     assert "401" in result.stdout
 
 
@@ -375,7 +364,7 @@ def test_bedrock_reads_its_key_from_the_bedrock_variable(
     assert all("modelId" not in body for body in bedrock.requests[before:])
     missing = CliRunner(env={**env, "AWS_BEARER_TOKEN_BEDROCK": None}).invoke(main, args)
     assert "note: $AWS_BEARER_TOKEN_BEDROCK is not set" in missing.stderr
-    assert one_line_error(missing).startswith("Error: 3 of 3")
+    assert failed(missing, code=1).startswith("Error: 3 of 3")
     assert missing.stdout.splitlines()[2].split()[:3] == ["image_input", "error", "401"]
 
 
@@ -398,7 +387,7 @@ def test_refused_probes_send_and_write_nothing(
     url = sqlite_url  # the backend does not matter here
     sent = sum(len(s.requests) for s in servers.values())
     base = ("--base-url", servers["anthropic"].base_url) if args[0] != "vllm" else ()
-    line = one_line_error(run(url, "probe", *args, *base))
+    line = failed(run(url, "probe", *args, *base), code=1)
     assert message in line
     assert sum(len(s.requests) for s in servers.values()) == sent
     with Registry(url) as opened:
@@ -407,8 +396,8 @@ def test_refused_probes_send_and_write_nothing(
 
 def test_conflicts_and_unobserved_take_only_engine_and_capability(sqlite_url: str) -> None:
     url = sqlite_url  # the backend does not matter here
-    one_line_error(run(url, "audit", "--conflicts", "--status", "documented"), code=2)
-    one_line_error(run(url, "audit", "--conflicts", "--unobserved"), code=2)
+    failed(run(url, "audit", "--conflicts", "--status", "documented"), code=2)
+    failed(run(url, "audit", "--conflicts", "--unobserved"), code=2)
 
 
 def test_recorded_at_is_utc_now(sqlite_url: str, anthropic: ProviderServer) -> None:

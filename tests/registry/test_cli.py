@@ -20,7 +20,8 @@ from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import failed, noted, ok, ops_runner, run
+from click.testing import CliRunner
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
 from toolwire.registry.cli import main
@@ -35,40 +36,7 @@ def url(seeded_database_url: str) -> str:
 @pytest.fixture
 def runner() -> CliRunner:
     """Return a runner whose commands record as 'ops'."""
-    return CliRunner(env={"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None})
-
-
-def run(runner: CliRunner, url: str, *args: str, input: str | None = None) -> Result:
-    """Run ``toolwire --database-url URL ARGS`` and return the result."""
-    return runner.invoke(main, ["--database-url", url, *args], input=input)
-
-
-def ok(result: Result) -> str:
-    """Assert the command succeeded quietly on stderr; return its stdout."""
-    assert result.exit_code == 0, (result.output, result.exception)
-    assert result.stderr == ""
-    return result.stdout
-
-
-def noted(result: Result) -> str:
-    """Assert a claim set that recorded a new model succeeded and said so on stderr."""
-    assert result.exit_code == 0, (result.output, result.exception)
-    assert result.stderr.startswith("recorded new model "), result.stderr
-    assert len(result.stderr.splitlines()) == 1
-    return result.stdout
-
-
-def failed(result: Result, *fragments: str) -> str:
-    """Assert a one-line 'Error:' failure without a traceback; return that line."""
-    assert result.exit_code != 0
-    assert isinstance(result.exception, SystemExit), result.exception  # not a crash
-    assert "Traceback" not in result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1, result.stderr
-    assert result.stderr.rstrip("\n").splitlines()[-1] == errors[0]
-    for fragment in fragments:
-        assert fragment in errors[0]
-    return errors[0]
+    return ops_runner()
 
 
 def state(url: str) -> tuple[Any, ...]:

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 import pytest
+from cli_helpers import failed, ok, ops_runner, run
 from click.testing import CliRunner, Result
-from test_cli import failed, ok, run, state
+from test_cli import state
 from toolwire.registry import Registry
 from toolwire.registry.cli import main
 
@@ -23,7 +24,7 @@ def url(seeded_database_url: str) -> str:
 @pytest.fixture
 def runner() -> CliRunner:
     """Return a runner whose commands record as 'ops'."""
-    return CliRunner(env={"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None})
+    return ops_runner()
 
 
 def as_json(result: Result) -> Any:

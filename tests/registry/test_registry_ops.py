@@ -10,6 +10,7 @@ from toolwire.registry import (
     DuplicateEntry,
     InUse,
     InvalidInput,
+    InvalidRule,
     Registry,
     Resolution,
     Resolver,
@@ -121,6 +122,38 @@ def test_moving_a_rule_keeps_its_id(registry: Registry) -> None:
     )
     top = registry.move_rule("openai", "m-1", 1, recorded_by="ops")
     assert top.position == 1 and registry.rules("openai")[0].id == later.id
+
+
+def test_a_rule_is_named_by_rule_n_or_n_as_the_cli_shows_it(registry: Registry) -> None:
+    rule = registry.add_rule("openai", "ref-.*", regex=True, created_by="ops")
+    ref = f"rule:{rule.id}"
+    claim = registry.set_claim("openai", "image_input", False, rule=ref, **EVIDENCE)
+    assert claim.rule == rule.id and claim.subject_key == ref
+    assert resolve("openai", "ref-1", registry=registry).capabilities["image_input"] is False
+    with registry.batch() as writer:
+        found = writer.claim("openai", "image_input", rule=str(rule.id))
+    assert found is not None and found.rule == rule.id and found.value is False
+    moved = registry.move_rule("openai", ref, 1, recorded_by="ops")
+    assert moved.id == rule.id and registry.rules("openai")[0].id == rule.id
+    registry.unset_claim(
+        "openai", "image_input", rule=str(rule.id), evidence="test", recorded_by="ops"
+    )
+    assert resolve("openai", "ref-1", registry=registry).capabilities["image_input"] is True
+    removed = registry.remove_rule("openai", ref, recorded_by="ops")
+    assert removed.id == rule.id and rule.id not in {r.id for r in registry.rules("openai")}
+
+
+def test_a_bad_rule_reference_is_refused_and_writes_nothing(registry: Registry) -> None:
+    rule = registry.add_rule("openai", "bad-.*", regex=True, created_by="ops")
+    before = registry.revision()
+    with pytest.raises(InvalidRule, match=r"'rule:x' is not a rule reference \(rule:N\)"):
+        registry.set_claim("openai", "image_input", False, rule="rule:x", **EVIDENCE)
+    with pytest.raises(InvalidRule, match="rule:N"):
+        registry.move_rule("openai", f"rule:{rule.id}x", 1, recorded_by="ops")
+    with pytest.raises(UnknownRule, match=r"has no rule 999999$"):
+        registry.remove_rule("openai", "rule:999999", recorded_by="ops")
+    assert registry.revision() == before
+    assert [r.id for r in registry.rules("openai") if r.pattern == "bad-.*"] == [rule.id]
 
 
 def test_removing_a_model(registry: Registry) -> None:

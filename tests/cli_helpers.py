@@ -1,0 +1,54 @@
+"""Running the ``toolwire`` command in-process with click's CliRunner, and checking results.
+
+Shared by the registry and probe CLI tests (``tests/`` is on the import path: its
+``conftest.py`` lives there).
+"""
+
+from __future__ import annotations
+
+from click.testing import CliRunner, Result
+from toolwire.registry.cli import main
+
+
+def ops_runner(**env: str | None) -> CliRunner:
+    """Return a runner whose commands record as 'ops', with no database URL set, and ``env``."""
+    return CliRunner(env={"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None, **env})
+
+
+def run(runner: CliRunner, url: str, *args: str, input: str | None = None) -> Result:
+    """Run ``toolwire --database-url URL ARGS`` and return the result."""
+    return runner.invoke(main, ["--database-url", url, *args], input=input)
+
+
+def ok(result: Result) -> str:
+    """Assert the command succeeded quietly on stderr; return its stdout."""
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr == ""
+    return result.stdout
+
+
+def noted(result: Result) -> str:
+    """Assert a claim set that recorded a new model succeeded and said so on stderr."""
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr.startswith("recorded new model "), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    return result.stdout
+
+
+def failed(result: Result, *fragments: str, code: int | None = None) -> str:
+    """Assert a one-line 'Error:' failure without a traceback; return that line.
+
+    The exit status is ``code`` when given, else any non-zero one.
+    """
+    if code is None:
+        assert result.exit_code != 0
+    else:
+        assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), result.exception  # not a crash
+    assert "Traceback" not in result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.stderr
+    assert result.stderr.rstrip("\n").splitlines()[-1] == errors[0]
+    for fragment in fragments:
+        assert fragment in errors[0]
+    return errors[0]
