@@ -79,26 +79,25 @@ class Context:
             self._registry.close()
 
 
-class _Failure(click.ClickException):
-    """A one-line failure with the exit code the command documents."""
+class _Trouble(click.ClickException):
+    """A one-line failure that exits 2 (``diff``: the two could not be compared)."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    exit_code = 2
 
 
 @contextmanager
 def user_errors(*, exit_code: int = 1) -> Iterator[None]:
-    """Turn the errors a user can cause into one line and exit ``exit_code``."""
+    """Turn the errors a user can cause into one line and exit ``exit_code`` (1 or 2)."""
+    failure = _Trouble if exit_code == 2 else click.ClickException
     try:
         yield
     except ToolwireError as exc:
-        raise _Failure(str(exc), exit_code) from None
+        raise failure(str(exc)) from None
     except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
         raise
     except OSError as exc:
         message = f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
-        raise _Failure(message, exit_code) from None
+        raise failure(message) from None
 
 
 def pass_ctx(fn: F) -> F:
