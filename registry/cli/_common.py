@@ -143,6 +143,18 @@ def format_option(fn: F) -> F:
     )(fn)
 
 
+#: ``--format table|json``, for commands whose output is no table (resolve, diff,
+#: db current): no ``--wide`` or ``--columns`` there.
+text_or_json_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+
+
 def actor_option(fn: F) -> F:
     """Add ``--by NAME``."""
     return click.option(

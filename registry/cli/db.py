@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import Context, echo, echo_json, pass_ctx
+from ._common import Context, echo, echo_json, pass_ctx, text_or_json_option
 
 
 @click.group(name="db")
@@ -27,14 +27,7 @@ def upgrade(obj: Context, force: bool) -> None:
 
 
 @group.command(name="current")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option
 @pass_ctx
 def current(obj: Context, fmt: str) -> None:
     """Show the database's schema revision, the newest one, and the data revision."""

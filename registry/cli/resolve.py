@@ -10,7 +10,7 @@ import click
 from toolwire.convert import WIRES, ToolResult, ToolwireError
 
 from ..vocab import EVIDENCE_STATUSES
-from ._common import Context, echo, echo_json, pass_ctx
+from ._common import Context, echo, echo_json, pass_ctx, text_or_json_option
 
 if TYPE_CHECKING:
     from ..resolver import Resolution
@@ -44,14 +44,7 @@ _evidence_option = click.option(
 @_wire_option
 @_evidence_option
 @click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option
 @pass_ctx
 def resolve_command(
     obj: Context,

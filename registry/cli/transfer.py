@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from ._common import Context, actor_option, echo, echo_json, pass_ctx, user_errors, who
+from ._common import (
+    Context,
+    actor_option,
+    echo,
+    echo_json,
+    pass_ctx,
+    text_or_json_option,
+    user_errors,
+    who,
+)
 
 
 @click.command(name="export")
@@ -60,14 +69,7 @@ def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -
 @click.command(name="diff")
 @click.option("--against", default=None, metavar="URL|FILE", help="Another registry or a file.")
 @click.option("--seed", is_flag=True, help="Compare with the shipped seed data.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option
 @pass_ctx
 def diff_command(obj: Context, against: str | None, seed: bool, fmt: str) -> None:
     """List what this registry has that the other lacks, lacks, or holds differently.
