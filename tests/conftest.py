@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import ops_runner
+from click.testing import CliRunner
 from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
@@ -330,3 +332,15 @@ def second_database_url(request: pytest.FixtureRequest, backend: str, tmp_path: 
     server.execute(f"CREATE DATABASE {name}")
     request.addfinalizer(lambda: server.execute(f"DROP DATABASE {name} WITH (FORCE)"))
     return server.url(name)
+
+
+@pytest.fixture
+def url(seeded_database_url: str) -> str:
+    """Return the URL of a fresh seeded database (the CLI tests' ``--database-url``)."""
+    return seeded_database_url
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    """Return a CLI runner whose commands record as 'ops'."""
+    return ops_runner()

@@ -27,11 +27,6 @@ WRONG_KEY = "sk-wrong-9d8c7b6a5f4e3d2c"
 SCENARIOS = ["image_input", "tool_result_images", "tool_result_pdf", "source_blocks"]
 
 
-@pytest.fixture
-def url(seeded_database_url: str) -> str:
-    return seeded_database_url
-
-
 def run(url: str, *args: str, key: str | None = KEY) -> Result:
     """Run ``toolwire --database-url URL ARGS`` with ``key`` as $ANTHROPIC_API_KEY."""
     return run_cli(ops_runner(ANTHROPIC_API_KEY=key), url, *args)

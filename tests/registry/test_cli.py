@@ -20,23 +20,11 @@ from typing import Any
 
 import click
 import pytest
-from cli_helpers import failed, noted, ok, ops_runner, run
+from cli_helpers import failed, noted, ok, run
 from click.testing import CliRunner
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
 from toolwire.registry.cli import main
-
-
-@pytest.fixture
-def url(seeded_database_url: str) -> str:
-    """Return the URL of a fresh seeded database (sqlite and postgresql)."""
-    return seeded_database_url
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    """Return a runner whose commands record as 'ops'."""
-    return ops_runner()
 
 
 def state(url: str) -> tuple[Any, ...]:

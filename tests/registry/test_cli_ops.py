@@ -6,25 +6,13 @@ import json
 from typing import Any
 
 import pytest
-from cli_helpers import failed, ok, ops_runner, run
+from cli_helpers import failed, ok, run
 from click.testing import CliRunner, Result
 from test_cli import state
 from toolwire.registry import Registry
 from toolwire.registry.cli import main
 
 EVIDENCE = ("--status", "documented", "--evidence", "a test")
-
-
-@pytest.fixture
-def url(seeded_database_url: str) -> str:
-    """Return the URL of a fresh seeded database (sqlite and postgresql)."""
-    return seeded_database_url
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    """Return a runner whose commands record as 'ops'."""
-    return ops_runner()
 
 
 def as_json(result: Result) -> Any:

@@ -7,19 +7,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from cli_helpers import failed, noted, ok, ops_runner, run
+from cli_helpers import failed, noted, ok, run
 from click.testing import CliRunner
 from toolwire.registry import NoRegistry, Registry
 from toolwire.registry.cli import main
 from toolwire.registry.transfer import diff, dump_toml, export, import_document, read_document
 
 EVIDENCE = ("--status", "documented", "--evidence", "a test")
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    """Return a runner whose commands record as 'ops'."""
-    return ops_runner()
 
 
 def _operate(runner: CliRunner, url: str) -> None:
