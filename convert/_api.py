@@ -9,7 +9,7 @@ from ._hoist import hoist
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import TABLE, plan
+from .wires import _PLANS, TABLE, plan
 
 __all__ = [
     "KINDS",
@@ -25,6 +25,7 @@ __all__ = [
 WIRES: tuple[str, ...] = tuple(TABLE)
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
+_ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -90,16 +91,21 @@ def format_tool_results(
     :raises InvalidOption: for an option value it cannot take.
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     """
-    block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+    try:  # the hot path: one lookup, as in ToolResult.to
+        if unknown:
+            raise KeyError
+        block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
+    except (KeyError, TypeError):
+        block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         checked = [_checked(result) for result in results]
         return hoist(wire, checked, TABLE[wire].block, resolved)
     blocks = []
-    for result in results:  # the hot path: no call per result but the block's
-        if not isinstance(result, ToolResult):
+    for result in results:  # no call per result but the block's
+        if type(result) is not ToolResult and not isinstance(result, ToolResult):
             _checked(result)
         blocks.append(block(result, resolved))
-    return TABLE[wire].envelope(blocks)
+    return _ENVELOPES[wire](blocks)
 
 
 def _checked(result: object) -> ToolResult:

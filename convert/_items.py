@@ -65,7 +65,9 @@ __all__ = [
     "TEXT",
     "Form",
     "Item",
+    "blob",
     "native_media",
+    "normal_mime",
     "parse_item",
     "unsent",
 ]
@@ -109,20 +111,21 @@ class Item:
         self,
         kind: int,
         text: str,
-        *,
         raw: str = "",
         mime: str = "",
         uri: str = "",
         size: int = 0,
         cache_control: dict[str, Any] | None = None,
         block: dict[str, Any] | None = None,
+        tag: str = "",
+        declared: str = "",
     ) -> None:
         self.kind = kind
         self.text = text  # the string form of this item
         self.raw = raw  # the payload as given, screened only (IMAGE, PDF)
         self._clean: str | None = _UNCHECKED  # the strict check's result, once run
-        self.tag = ""  # the item type a placeholder names (IMAGE, PDF)
-        self.declared = ""  # the MIME type the item declared (IMAGE, PDF)
+        self.tag = tag  # the item type a placeholder names (IMAGE, PDF)
+        self.declared = declared  # the MIME type the item declared (IMAGE, PDF)
         self.mime = mime
         self.uri = uri
         self.size = size  # decoded bytes (IMAGE, PDF)
@@ -219,6 +222,10 @@ def native_media(
 
 def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:
     """Return the metadata-only text that stands in for an item: ``[kind] mime <uri> (N bytes)``."""
+    if mime and size is not None:  # the usual media placeholders, in one step
+        if not uri:
+            return f"[{kind}] {mime} ({size} bytes)"
+        return f"[{kind}] {mime} <{shown_uri(uri)}> ({size} bytes)"
     parts = [f"[{kind}]"]
     if mime:
         parts.append(mime)
@@ -247,13 +254,16 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
     kind = raw["type"]
     if kind == "text":
         text = raw.get("text")
-        if not isinstance(text, str):
+        if type(text) is not str and not isinstance(text, str):
             return Item(OTHER, placeholder("text"))
-        return Item(TEXT, text, cache_control=_cache_control(raw.get("cache_control")))
+        control = raw.get("cache_control")
+        if control is None:
+            return Item(TEXT, text)
+        return Item(TEXT, text, "", "", "", 0, _cache_control(control))
     if kind in ("image", "audio"):
         if "source" in raw and kind == "image":
             return _native_image(raw["source"], raw.get("cache_control"))
-        return _blob(kind, raw.get("data"), _mime(raw), "")
+        return blob(kind, raw.get("data"), _mime(raw), "")
     if kind == "resource":
         return _resource(raw.get("resource"))
     if kind == "resource_link":
@@ -277,10 +287,29 @@ def _unknown(kind: str, raw: Mapping[str, Any]) -> Item:
     return Item(OTHER, placeholder(kind, mime, uri, size))
 
 
+_MIMES: dict[str, str] = {}  # declared MIME type -> normalised (the same few recur)
+_MIMES_MAX = 256
+_ABSENT: Any = object()
+
+
 def _mime(raw: Mapping[str, Any]) -> str:
     """Return the declared MIME type, lower-cased and without parameters (``; charset=``)."""
-    mime = _string(raw.get("mimeType", raw.get("mime_type")))
-    return mime.split(";", 1)[0].strip().lower()
+    mime = raw.get("mimeType", _ABSENT)
+    if mime is _ABSENT:
+        mime = raw.get("mime_type")
+    if type(mime) is not str:
+        return mime.split(";", 1)[0].strip().lower() if isinstance(mime, str) else ""
+    return normal_mime(mime)
+
+
+def normal_mime(mime: str) -> str:
+    """Return a declared MIME type lower-cased and without parameters (``; charset=``)."""
+    normal = _MIMES.get(mime)
+    if normal is None:
+        normal = mime.split(";", 1)[0].strip().lower()
+        if len(_MIMES) < _MIMES_MAX:
+            _MIMES[mime] = normal
+    return normal
 
 
 def _string(value: object) -> str:
@@ -304,12 +333,13 @@ def _resource(resource: object) -> Item:
     text = resource.get("text")
     if isinstance(text, str):
         return Item(DOCUMENT, text, mime=mime, uri=uri)
-    return _blob("resource", resource.get("blob"), mime, uri)
+    return blob("resource", resource.get("blob"), mime, uri)
 
 
-def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
-    """Classify a base64 payload by its declared MIME type and its leading bytes (O(1))."""
-    size = _base64.screen(raw_data)
+def blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
+    """Return the item of a base64 payload, classified by its declared MIME type
+    (normalised) and its leading bytes (O(1)); ``kind`` is the item type it came as."""
+    size, sniffed = _base64.look(raw_data)
     shown = mime or _OCTET_STREAM
     if size is None:
         return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
@@ -322,7 +352,6 @@ def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
 
         text = _values.text(binascii.a2b_base64(cleaned).decode("utf-8", errors="replace"))
         return Item(DOCUMENT, text, mime=mime, uri=uri)
-    sniffed = _base64.sniff(data)
     item_kind = OTHER
     if kind == "image" or (kind == "resource" and mime.startswith("image/")):
         if sniffed in IMAGE_MIMES:
@@ -331,18 +360,15 @@ def _blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
     elif kind != "audio" and mime == "application/pdf" and sniffed == "application/pdf":
         item_kind = PDF
     if item_kind == OTHER:
-        return Item(OTHER, placeholder(kind, shown, uri, size), mime=shown, uri=uri, size=size)
-    item = Item(
-        item_kind, placeholder(kind, mime, uri, size), raw=data, mime=mime, uri=uri, size=size
-    )
-    item.tag, item.declared = kind, shown
-    return item
+        return Item(OTHER, placeholder(kind, shown, uri, size), "", shown, uri, size)
+    text = placeholder(kind, mime, uri, size)
+    return Item(item_kind, text, data, mime, uri, size, None, None, kind, shown)
 
 
 def _native_image(source: object, cache_control: object) -> Item:
     if isinstance(source, Mapping):
         if source.get("type") == "base64":
-            item = _blob("image", source.get("data"), _string(source.get("media_type")), "")
+            item = blob("image", source.get("data"), _string(source.get("media_type")), "")
             item.cache_control = _cache_control(cache_control)
             return item
         url = source.get("url")
@@ -377,7 +403,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
             return Item(TEXT, text)
         out_source = {"type": "content", "content": blocks}
     elif stype == "base64" and source.get("media_type") == "application/pdf":
-        item = _blob("document", source.get("data"), "application/pdf", "")
+        item = blob("document", source.get("data"), "application/pdf", "")
         if item.kind != PDF:
             return item
         item.text = placeholder("document", "application/pdf")

@@ -103,6 +103,46 @@ class ToolResult:
 
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
+        if type(obj) is dict and cls is ToolResult:
+            # The hot path: a plain result of ASCII texts, {"content": [...]} with at
+            # most "isError" beside it. Anything else takes the general path below.
+            count = len(obj)
+            is_error = obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
+            content = obj.get("content")
+            if (
+                (is_error is False or is_error is True)
+                and type(content) is list
+                and type(id) is str
+                and type(name) is str
+                and id.isascii()
+                and name.isascii()
+            ):
+                texts: list[str] = []
+                for item in content:
+                    if type(item) is not dict or len(item) != 2:
+                        break
+                    text = item.get("text")
+                    if (
+                        type(text) is not str
+                        or item.get("type") != "text"
+                        or not text.isascii()
+                        or not text
+                        or text.isspace()
+                    ):
+                        break
+                    texts.append(text)
+                else:
+                    self: Any = _new(_Building)
+                    self.name = name
+                    self.id = id
+                    self.is_error = is_error
+                    self.result_type = "complete"
+                    self._source = self._texts = texts  # private, never changed
+                    self._parsed = None
+                    self._string = "\n".join(texts)
+                    self._structured = _NO_STRUCTURED
+                    self.__class__ = ToolResult
+                    return self  # type: ignore[no-any-return]
         data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
@@ -129,16 +169,23 @@ class ToolResult:
             result_type = "complete"
         elif result_type == "input_required":
             raise InvalidToolResult(_INPUT_REQUIRED)
+        structured = data.get("structuredContent")
+        if structured is None:
+            structured = data.get("structured_content")
         if (
             type(name) is not str
             or type(id) is not str
             or (is_error is not True and is_error is not False)
             or type(result_type) is not str
-        ):  # the constructor names what is wrong
-            return cls(name=name, id=id, is_error=is_error, result_type=result_type)
-        structured = data.get("structuredContent")
-        if structured is None:
-            structured = data.get("structured_content")
+        ):  # the constructor checks (and names what is wrong)
+            return cls(
+                name=name,
+                id=id,
+                content=content,
+                is_error=is_error,
+                structured_content=structured,
+                result_type=result_type,
+            )
         return _build(cls, name, id, content, is_error, structured, result_type)
 
     @property
@@ -292,6 +339,8 @@ class _Building(ToolResult):
 
 
 _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
+_ABSENT: Any = object()
+_new = object.__new__
 
 
 def _build(
@@ -334,13 +383,24 @@ def _build(
         )
         texts = None  # type: ignore[assignment]  # marks the fast path as taken
     if texts is not None:  # anything else: freeze each item, then parse it
-        source = tuple([_freeze_item(item, index) for index, item in enumerate(content)])
-        parsed = tuple([_items.parse_item(item) for item in source])
-        string = "\n".join([item.text for item in parsed])
-        if all(item.kind == _items.TEXT and item.cache_control is None for item in parsed):
-            plain = tuple([item.text for item in parsed if item.text.strip()])
-        else:
-            plain = None
+        frozen_items = []
+        items = []
+        strings = []
+        every_text = True
+        for index, raw in enumerate(content):
+            plain_item = _plain_item(raw) if type(raw) is dict else None
+            if plain_item is None:
+                frozen_item = _freeze_item(raw, index)
+                item = _items.parse_item(frozen_item)
+            else:
+                frozen_item, item = plain_item
+            frozen_items.append(frozen_item)
+            items.append(item)
+            strings.append(item.text)
+            if every_text and (item.kind != _items.TEXT or item.cache_control is not None):
+                every_text = False
+        source, parsed, string = tuple(frozen_items), tuple(items), "\n".join(strings)
+        plain = tuple([text for text in strings if text.strip()]) if every_text else None
     if structured is None:
         structured_pair = _NO_STRUCTURED
     else:
@@ -379,11 +439,57 @@ def _build(
     return self  # type: ignore[no-any-return]
 
 
+def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any], _items.Item] | None:
+    """Return the frozen and the parsed form of the MCP items most results hold, or None.
+
+    Those are a ``text``, an ``image`` or ``audio`` (``data``, ``mimeType``), or
+    a blob ``resource`` (``uri``, ``mimeType``, ``blob``), with ASCII strings
+    and no other field: a copy of the dict is already frozen (strings are
+    immutable), so one copy and no walk; anything else gives None.
+    """
+    kind = raw.get("type")
+    if kind == "text":
+        text = raw.get("text")
+        if len(raw) == 2 and type(text) is str and text.isascii():
+            return MappingProxyType(raw.copy()), _items.Item(_items.TEXT, text)
+    elif kind == "image" or kind == "audio":
+        data = raw.get("data")
+        mime = raw.get("mimeType")
+        if (
+            len(raw) == 3
+            and type(data) is str
+            and type(mime) is str
+            and data.isascii()
+            and mime.isascii()
+        ):
+            item = _items.blob(kind, data, _items.normal_mime(mime), "")
+            return MappingProxyType(raw.copy()), item
+    elif kind == "resource" and len(raw) == 2:
+        resource = raw.get("resource")
+        if type(resource) is dict and len(resource) == 3:
+            data = resource.get("blob")
+            mime = resource.get("mimeType")
+            uri = resource.get("uri")
+            if (
+                type(data) is str
+                and type(mime) is str
+                and type(uri) is str
+                and data.isascii()
+                and mime.isascii()
+                and uri.isascii()
+            ):
+                item = _items.blob("resource", data, _items.normal_mime(mime), uri)
+                frozen = raw.copy()
+                frozen["resource"] = MappingProxyType(resource.copy())
+                return MappingProxyType(frozen), item
+    return None
+
+
 def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
-    mapping = item if isinstance(item, Mapping) else _as_mapping(item)
+    mapping = item if type(item) is dict or isinstance(item, Mapping) else _as_mapping(item)
     if mapping is None:
         raise InvalidToolResult(f"content[{index}] must be an object, not {type(item).__name__}")
     kind = mapping.get("type")
-    if not isinstance(kind, str) or not kind:
+    if not kind or (type(kind) is not str and not isinstance(kind, str)):
         raise InvalidToolResult(f"content[{index}] has no string 'type'")
-    return _values.freeze(mapping, f"content[{index}]")  # type: ignore[no-any-return]
+    return _values.freeze(mapping, index)  # type: ignore[no-any-return]

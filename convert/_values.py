@@ -44,8 +44,11 @@ def text(value: str) -> str:
     return value
 
 
-def freeze(value: object, where: str = "value", string_keys: bool = False) -> Any:
+def freeze(value: object, where: str | int = "value", string_keys: bool = False) -> Any:
     """Return a read-only deep copy: mappings become mapping proxies, lists tuples.
+
+    ``where`` names the value in an error: a description, or the index of a
+    content item (``content[N]``, formatted only when there is an error).
 
     Strings lose their lone surrogates. With ``string_keys``, a mapping key that
     is not a string is refused (JSON objects have string keys only).
@@ -59,22 +62,32 @@ def freeze(value: object, where: str = "value", string_keys: bool = False) -> An
 _SCALARS = frozenset({int, float, bool, type(None)})
 
 
-def _freeze(value: Any, where: str, string_keys: bool, depth: int) -> Any:
+def _deep(where: str | int) -> InvalidToolResult:
+    return InvalidToolResult(f"{_place(where)} nests deeper than {MAX_DEPTH} levels (or is cyclic)")
+
+
+def _place(where: str | int) -> str:
+    return f"content[{where}]" if type(where) is int else str(where)
+
+
+def _freeze(value: Any, where: str | int, string_keys: bool, depth: int) -> Any:
     kind = type(value)
-    if kind is str:
+    if kind is dict:
+        pass
+    elif kind is str:
         return text(value)
-    if kind in _SCALARS:
+    elif kind in _SCALARS:
         return value
     if kind is dict or isinstance(value, Mapping):
         if not depth:
-            raise InvalidToolResult(f"{where} nests deeper than {MAX_DEPTH} levels (or is cyclic)")
+            raise _deep(where)
         out = {}
         for key, item in value.items():
             if type(key) is str:
                 if not key.isascii():
                     key = text(key)
             elif string_keys:
-                raise InvalidToolResult(f"{where} has a key that is not a string: {key!r}")
+                raise InvalidToolResult(f"{_place(where)} has a key that is not a string: {key!r}")
             if type(item) is str:  # leaves inline: most values are strings
                 out[key] = item if item.isascii() else text(item)
             elif type(item) in _SCALARS:
@@ -84,7 +97,7 @@ def _freeze(value: Any, where: str, string_keys: bool, depth: int) -> Any:
         return MappingProxyType(out)
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
         if not depth:
-            raise InvalidToolResult(f"{where} nests deeper than {MAX_DEPTH} levels (or is cyclic)")
+            raise _deep(where)
         return tuple([_freeze(item, where, string_keys, depth - 1) for item in value])
     if isinstance(value, str):  # a str subclass: keep a plain string
         return text(str(value))

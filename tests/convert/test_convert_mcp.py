@@ -169,6 +169,17 @@ def test_is_error_booleans_count() -> None:
     assert ToolResult.from_mcp({"content": [], "is_error": True}).is_error is True
 
 
+@pytest.mark.parametrize("flag", [0, 1, 1.0])
+def test_a_numeric_is_error_keeps_the_content(flag: Any) -> None:
+    text = [{"type": "text", "text": "out"}]
+    message = {"content": text, "isError": flag, "structuredContent": {}}
+    result = ToolResult.from_mcp(message, id="c1", name="t")
+    assert result.is_error is bool(flag)
+    assert (result.id, result.name) == ("c1", "t")
+    assert result.to("openai")["content"] == "out"
+    assert result.structured_content == {}
+
+
 @pytest.mark.parametrize("obj", ["text", 3, None, [1], {"no": "content"}, {"content": "text"}])
 def test_not_a_tool_result(obj: Any) -> None:
     with pytest.raises(InvalidToolResult):
