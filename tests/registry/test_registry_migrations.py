@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from toolwire.registry import db
 from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.errors import DatabaseError
-from toolwire.registry.models import Base
+from toolwire.registry.tables import metadata
 
 TABLES = {
     "capability",
@@ -103,7 +103,7 @@ def test_models_match_migrated_schema(engine: Engine) -> None:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "include_object": ours}
         )
-        diffs = compare_metadata(context, Base.metadata)
+        diffs = compare_metadata(context, metadata)
     assert diffs == []
 
 
