@@ -388,9 +388,7 @@ class Removals(WriterBase):
         else:
             found = self._find_rule(engine_id, engine, key)
             table, where, subject = rule_table, rule_table.c.id == found.id, f"rule:{found.id}"
-        current = self._connection.execute(
-            select(*(table.c[k] for k in values)).where(where)
-        ).one()
+        current = self._connection.execute(select(*(table.c[k] for k in values)).where(where)).one()
         changed = {
             k: (old, new)
             for (k, new), old in zip(values.items(), current, strict=True)

@@ -55,6 +55,7 @@ __all__ = [
     "setup_lock",
     "sqlite_file",
     "upgrade",
+    "version_table",
     "wrap_errors",
 ]
 
@@ -62,6 +63,14 @@ DATABASE_URL_ENV = "TOOLWIRE_DATABASE_URL"
 DATABASE_FILE = "registry.sqlite3"
 VERSION_TABLE = "toolwire_alembic_version"
 BUSY_TIMEOUT_MS = 5000
+#: The version table as alembic creates it (``version_table_impl`` of alembic's
+#: DefaultImpl), for the databases created without migrations; a test compares them.
+version_table = sa.Table(
+    VERSION_TABLE,
+    sa.MetaData(),
+    sa.Column("version_num", sa.String(32), nullable=False),
+    sa.PrimaryKeyConstraint("version_num", name=f"{VERSION_TABLE}_pkc"),
+)
 _WRITE_OPTION = "toolwire_write"
 # Arbitrary constant naming toolwire's setup lock among PostgreSQL advisory locks.
 _PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
