@@ -251,6 +251,10 @@ def revision_of(connection: Connection) -> str | None:
     """Return the schema revision through ``connection`` with a plain query (None: empty)."""
     if not sa.inspect(connection).has_table(VERSION_TABLE):
         return None
+    return _read_revision(connection)
+
+
+def _read_revision(connection: Connection) -> str | None:
     rows = connection.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
     if len(rows) > 1:
         raise DatabaseError(f"{VERSION_TABLE} holds several revisions: {', '.join(rows)}")
@@ -298,6 +302,10 @@ def current_revision(engine: Engine) -> str | None:
     :raises DatabaseError: when the database cannot be read.
     """
     with wrap_errors("cannot read schema revision"), engine.connect() as connection:
+        try:  # one query where the schema is there, as on every open of a ready registry
+            return _read_revision(connection)
+        except exc.DBAPIError:  # e.g. no version table yet: look the usual way
+            connection.rollback()
         return revision_of(connection)
 
 
