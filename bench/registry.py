@@ -10,7 +10,7 @@ exits 1 when a target is missed.
    against ``python -c "import click"`` (target <= 2x); ``toolwire resolve`` and
    ``toolwire format`` (on ``examples/report.json``) on a ready database against
    ``python -c "import sqlalchemy"`` (<= 1.5x); the same ``resolve`` on first use
-   (fresh ``XDG_DATA_HOME``: create, migrate, seed) against a ready database (<= 1.5x);
+   (fresh ``XDG_DATA_HOME``: create the schema, seed) against a ready database (<= 1.5x);
 2. warm ``format_for`` against ``format_tool_results`` with the same wire and
    options (<= 5 us over per call);
 3. the change watch: a warm ``Resolver.format_for`` with the watch against the same

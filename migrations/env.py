@@ -17,10 +17,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 from toolwire.registry.db import VERSION_TABLE, create_engine, default_database_url
-from toolwire.registry.models import Base
+from toolwire.registry.tables import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def _configure(connection: Connection) -> None:

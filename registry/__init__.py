@@ -41,7 +41,6 @@ if typing.TYPE_CHECKING:
         UnknownModel,
         UnknownRule,
     )
-    from .models import EVIDENCE_STATUSES, evidence_rank
     from .records import (
         Capability,
         ChangeEvent,
@@ -56,6 +55,7 @@ if typing.TYPE_CHECKING:
     )
     from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve
     from .store import NATIVE_MEDIA_CAPABILITIES, Registry
+    from .vocab import EVIDENCE_STATUSES, evidence_rank
 
 __all__ = [
     "EVIDENCE_STATUSES",
@@ -106,7 +106,7 @@ __all__ = [
 
 # Where each public name lives (relative to this package).
 _HOME: dict[str, str] = {
-    "EVIDENCE_STATUSES": ".models",
+    "EVIDENCE_STATUSES": ".vocab",
     "FLAGS": ".resolver",
     "NATIVE_MEDIA_CAPABILITIES": ".store",
     "Capability": ".records",
@@ -145,7 +145,7 @@ _HOME: dict[str, str] = {
     "UnknownRule": ".errors",
     "WireForm": ".records",
     "Writer": "._writer",
-    "evidence_rank": ".models",
+    "evidence_rank": ".vocab",
     "format_for": ".resolver",
     "reformat_for": ".resolver",
     "resolve": ".resolver",

@@ -17,7 +17,15 @@ from sqlalchemy import bindparam, insert, select, update
 from . import _validate as check
 from ._wbase import CLAIM_FIELDS, WriterBase, as_date
 from .errors import InvalidInput, InvalidRule, UnknownEngine, UnknownRule
-from .models import ChangeEventRow, ClaimEventRow, ClaimRow, EngineRow, ModelRow, RuleRow, utcnow
+from .tables import (
+    change_event_table,
+    claim_event_table,
+    claim_table,
+    engine_table,
+    model_table,
+    rule_table,
+    utcnow,
+)
 
 __all__ = ["Bulk", "ClaimInput", "ClaimsReport"]
 
@@ -155,13 +163,16 @@ class Bulk(WriterBase):
         if inserts:
             # one executemany without RETURNING (one statement), then the new ids in one
             # query: RETURNING in parameter order is a statement per row on SQLite
-            self._connection.execute(insert(ClaimRow), inserts)
+            self._connection.execute(insert(claim_table), inserts)
             ids = {
                 (row.engine_id, row.subject_key, row.capability): row.id
                 for row in self._connection.execute(
                     select(
-                        ClaimRow.engine_id, ClaimRow.subject_key, ClaimRow.capability, ClaimRow.id
-                    ).where(ClaimRow.engine_id.in_(sorted({r["engine_id"] for r in inserts})))
+                        claim_table.c.engine_id,
+                        claim_table.c.subject_key,
+                        claim_table.c.capability,
+                        claim_table.c.id,
+                    ).where(claim_table.c.engine_id.in_(sorted({r["engine_id"] for r in inserts})))
                 )
             }
             for event, row in zip(
@@ -170,13 +181,13 @@ class Bulk(WriterBase):
                 event["claim_id"] = ids[(row["engine_id"], row["subject_key"], row["capability"])]
         if updates:
             self._connection.execute(
-                update(ClaimRow)
-                .where(ClaimRow.id == bindparam("claim_row"))
+                update(claim_table)
+                .where(claim_table.c.id == bindparam("claim_row"))
                 .values({k: bindparam(k) for k in (*CLAIM_FIELDS, "recorded_by", "recorded_at")}),
                 updates,
             )
         if events:
-            self._connection.execute(insert(ClaimEventRow), events)
+            self._connection.execute(insert(claim_event_table), events)
             self.changed = True
         return report
 
@@ -216,11 +227,13 @@ class Bulk(WriterBase):
 
     def _engine_ids(self, names: set[str]) -> dict[str, int]:
         rows = self._connection.execute(
-            select(EngineRow.name, EngineRow.id).where(EngineRow.name.in_(sorted(names)))
+            select(engine_table.c.name, engine_table.c.id).where(
+                engine_table.c.name.in_(sorted(names))
+            )
         ).all()
         found = {name: int(engine_id) for name, engine_id in rows}
         for name in sorted(names - set(found)):
-            raise UnknownEngine(name, self._connection.scalars(select(EngineRow.name)))
+            raise UnknownEngine(name, self._connection.scalars(select(engine_table.c.name)))
         return found
 
     def _models_of(
@@ -235,9 +248,9 @@ class Bulk(WriterBase):
         found: dict[str, int] = {}
         for start in range(0, len(wanted), _CHUNK):
             rows = self._connection.execute(
-                select(ModelRow.model_id, ModelRow.id).where(
-                    ModelRow.engine_id == engine_id,
-                    ModelRow.model_id.in_(wanted[start : start + _CHUNK]),
+                select(model_table.c.model_id, model_table.c.id).where(
+                    model_table.c.engine_id == engine_id,
+                    model_table.c.model_id.in_(wanted[start : start + _CHUNK]),
                 )
             ).all()
             found.update((model_id, int(row_id)) for model_id, row_id in rows)
@@ -245,7 +258,7 @@ class Bulk(WriterBase):
         if missing:
             now = utcnow()
             ids = self._connection.execute(
-                insert(ModelRow).returning(ModelRow.id, sort_by_parameter_order=True),
+                insert(model_table).returning(model_table.c.id, sort_by_parameter_order=True),
                 [
                     {
                         "engine_id": engine_id,
@@ -260,7 +273,7 @@ class Bulk(WriterBase):
             ).scalars()
             found.update(zip(missing, ids, strict=True))
             self._connection.execute(
-                insert(ChangeEventRow),
+                insert(change_event_table),
                 [
                     {
                         "engine": engine,
@@ -286,7 +299,9 @@ class Bulk(WriterBase):
         if not refs:
             return {}
         rows = self._connection.execute(
-            select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(RuleRow.engine_id == engine_id)
+            select(rule_table.c.id, rule_table.c.match, rule_table.c.pattern).where(
+                rule_table.c.engine_id == engine_id
+            )
         ).all()
         by_id = {int(r.id): (int(r.id), r.match, r.pattern) for r in rows}
         by_pattern: dict[str, list[tuple[int, str, str]]] = {}
@@ -313,13 +328,13 @@ class Bulk(WriterBase):
     def _current(self, engine_ids: list[int]) -> dict[tuple[int, str, str], Any]:
         rows = self._connection.execute(
             select(
-                ClaimRow.id,
-                ClaimRow.engine_id,
-                ClaimRow.subject_key,
-                ClaimRow.capability,
-                ClaimRow.recorded_by,
-                *(getattr(ClaimRow, k) for k in CLAIM_FIELDS),
-            ).where(ClaimRow.engine_id.in_(engine_ids))
+                claim_table.c.id,
+                claim_table.c.engine_id,
+                claim_table.c.subject_key,
+                claim_table.c.capability,
+                claim_table.c.recorded_by,
+                *(claim_table.c[k] for k in CLAIM_FIELDS),
+            ).where(claim_table.c.engine_id.in_(engine_ids))
         ).all()
         return {(row.engine_id, row.subject_key, row.capability): row for row in rows}
 

@@ -26,7 +26,15 @@ from ._wbase import (
     rule_values,
 )
 from .errors import InvalidInput
-from .models import CapabilityRow, ChangeEventRow, EngineRow, ModelRow, RuleRow, WireFormRow, utcnow
+from .tables import (
+    capability_table,
+    change_event_table,
+    engine_table,
+    model_table,
+    rule_table,
+    utcnow,
+    wire_form_table,
+)
 
 __all__ = ["AddReport", "BulkAdd", "EngineEntry"]
 
@@ -69,7 +77,7 @@ class BulkAdd(WriterBase):
     ) -> AddReport:
         """Add the capabilities (seed shape) the vocabulary lacks; keep the others."""
         check.actor(created_by, "created_by")
-        present = set(self._connection.scalars(select(CapabilityRow.name)))
+        present = set(self._connection.scalars(select(capability_table.c.name)))
         now, report = utcnow(), AddReport()
         rows: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
@@ -85,8 +93,8 @@ class BulkAdd(WriterBase):
             events.append(_event(None, "capability", f"capability {name}", detail, created_by, now))
             report.added += 1
         if rows:
-            self._connection.execute(insert(CapabilityRow), rows)
-            self._connection.execute(insert(ChangeEventRow), events)
+            self._connection.execute(insert(capability_table), rows)
+            self._connection.execute(insert(change_event_table), events)
             self._forget_vocabulary()
             self.changed = True
         return report
@@ -103,7 +111,8 @@ class BulkAdd(WriterBase):
             if not isinstance(evidence, str) or not evidence.strip():
                 raise InvalidInput("wire-form evidence must not be empty")
         current = {
-            (row.wire, row.kind): row for row in self._connection.execute(select(WireFormRow)).all()
+            (row.wire, row.kind): row
+            for row in self._connection.execute(select(wire_form_table)).all()
         }
         now, report = utcnow(), FormsReport()
         inserts: dict[tuple[str, str], dict[str, Any]] = {}
@@ -128,15 +137,18 @@ class BulkAdd(WriterBase):
                 updates[key] = {"w": key[0], "k": key[1], **values, **stamp}
                 report.updated += 1
         if inserts:
-            self._connection.execute(insert(WireFormRow), list(inserts.values()))
+            self._connection.execute(insert(wire_form_table), list(inserts.values()))
         if updates:
+            fields = ("status", "evidence", "source", "recorded_by", "recorded_at")
             self._connection.execute(
-                update(WireFormRow)
-                .where(WireFormRow.wire == bindparam("w"), WireFormRow.kind == bindparam("k"))
-                .values({k: bindparam(k) for k in ("status", "evidence", "source", "recorded_by",
-                                                    "recorded_at")}),
+                update(wire_form_table)
+                .where(
+                    wire_form_table.c.wire == bindparam("w"),
+                    wire_form_table.c.kind == bindparam("k"),
+                )
+                .values({k: bindparam(k) for k in fields}),
                 list(updates.values()),
-            )  # fmt: skip
+            )
         self.changed = self.changed or bool(inserts or updates)
         return report
 
@@ -155,7 +167,7 @@ class BulkAdd(WriterBase):
         names = [e.table["name"] for e in entries]
         engines = dict(
             self._connection.execute(
-                select(EngineRow.name, EngineRow.id).where(EngineRow.name.in_(names))
+                select(engine_table.c.name, engine_table.c.id).where(engine_table.c.name.in_(names))
             ).all()
         )
         engine_rows = [_engine(e.table) for e in entries if e.table["name"] not in engines]
@@ -172,22 +184,25 @@ class BulkAdd(WriterBase):
         models: set[tuple[int, str]] = set()
         if known:
             for found in self._connection.execute(
-                select(RuleRow.engine_id, RuleRow.match, RuleRow.pattern, RuleRow.id).where(
-                    RuleRow.engine_id.in_(known)
-                )
+                select(
+                    rule_table.c.engine_id,
+                    rule_table.c.match,
+                    rule_table.c.pattern,
+                    rule_table.c.id,
+                ).where(rule_table.c.engine_id.in_(known))
             ):
                 rules[(found.engine_id, found.match, found.pattern)] = int(found.id)
             last = dict(
                 self._connection.execute(
-                    select(RuleRow.engine_id, func.max(RuleRow.position))
-                    .where(RuleRow.engine_id.in_(known))
-                    .group_by(RuleRow.engine_id)
+                    select(rule_table.c.engine_id, func.max(rule_table.c.position))
+                    .where(rule_table.c.engine_id.in_(known))
+                    .group_by(rule_table.c.engine_id)
                 ).all()
             )
             models = set(
                 self._connection.execute(
-                    select(ModelRow.engine_id, ModelRow.model_id).where(
-                        ModelRow.engine_id.in_(known)
+                    select(model_table.c.engine_id, model_table.c.model_id).where(
+                        model_table.c.engine_id.in_(known)
                     )
                 ).all()
             )
@@ -196,12 +211,14 @@ class BulkAdd(WriterBase):
             # executemany without RETURNING is one statement on every backend; the ids
             # are read back in one query
             self._connection.execute(
-                insert(EngineRow),
+                insert(engine_table),
                 [{**row, "created_at": now, "created_by": created_by} for row in engine_rows],
             )
             engines.update(
                 self._connection.execute(
-                    select(EngineRow.name, EngineRow.id).where(EngineRow.name.in_(list(fresh)))
+                    select(engine_table.c.name, engine_table.c.id).where(
+                        engine_table.c.name.in_(list(fresh))
+                    )
                 ).all()
             )
         # Plan every rule and model row, then the events in the order add_* writes them.
@@ -254,13 +271,16 @@ class BulkAdd(WriterBase):
                 plan.append((name, "model", row))
                 report.added += 1
         if new_rules:
-            self._connection.execute(insert(RuleRow), new_rules)
+            self._connection.execute(insert(rule_table), new_rules)
             ids = {
                 (r.engine_id, r.match, r.pattern): int(r.id)
                 for r in self._connection.execute(
-                    select(RuleRow.engine_id, RuleRow.match, RuleRow.pattern, RuleRow.id).where(
-                        RuleRow.engine_id.in_(sorted({r["engine_id"] for r in new_rules}))
-                    )
+                    select(
+                        rule_table.c.engine_id,
+                        rule_table.c.match,
+                        rule_table.c.pattern,
+                        rule_table.c.id,
+                    ).where(rule_table.c.engine_id.in_(sorted({r["engine_id"] for r in new_rules})))
                 )
             }
             for row in new_rules:
@@ -270,10 +290,10 @@ class BulkAdd(WriterBase):
             for name, ids_of in planned.items()
         }
         if new_models:
-            self._connection.execute(insert(ModelRow), new_models)
+            self._connection.execute(insert(model_table), new_models)
         events = [_change_of(engine, entity, row, created_by, now) for engine, entity, row in plan]
         if events:
-            self._connection.execute(insert(ChangeEventRow), events)
+            self._connection.execute(insert(change_event_table), events)
             self.changed = True
         return report
 

@@ -13,15 +13,6 @@ from sqlalchemy import Row, Select, select, union_all
 from sqlalchemy.engine import Connection
 
 from .errors import UnknownEngine
-from .models import (
-    ClaimEventRow,
-    ClaimRow,
-    EngineRow,
-    ModelRow,
-    RegistryStateRow,
-    RuleRow,
-    WireFormRow,
-)
 from .records import (
     Claim,
     ClaimEvent,
@@ -32,6 +23,15 @@ from .records import (
     Rule,
     WireForm,
 )
+from .tables import (
+    claim_event_table,
+    claim_table,
+    engine_table,
+    model_table,
+    registry_state_table,
+    rule_table,
+    wire_form_table,
+)
 
 if TYPE_CHECKING:
     AnyRow: TypeAlias = Row[*tuple[Any, ...]]
@@ -40,55 +40,57 @@ if TYPE_CHECKING:
 _EMPTY: dict[str, Any] = {}
 
 ENGINE_COLUMNS = (
-    EngineRow.name,
-    EngineRow.provider,
-    EngineRow.family,
-    EngineRow.default_wire,
-    EngineRow.base_url,
-    EngineRow.kind,
-    EngineRow.response_tag,
-    EngineRow.note,
-    EngineRow.created_at,
-    EngineRow.created_by,
+    engine_table.c.name,
+    engine_table.c.provider,
+    engine_table.c.family,
+    engine_table.c.default_wire,
+    engine_table.c.base_url,
+    engine_table.c.kind,
+    engine_table.c.response_tag,
+    engine_table.c.note,
+    engine_table.c.created_at,
+    engine_table.c.created_by,
 )
 CLAIM_COLUMNS = (
-    EngineRow.name.label("engine"),
-    ClaimRow.subject_key,
-    ModelRow.model_id.label("model"),
-    ClaimRow.rule_id.label("rule"),
-    ClaimRow.capability,
-    ClaimRow.value,
-    ClaimRow.status,
-    ClaimRow.evidence,
-    ClaimRow.source,
-    ClaimRow.verified_at,
-    ClaimRow.recorded_by,
-    ClaimRow.recorded_at,
+    engine_table.c.name.label("engine"),
+    claim_table.c.subject_key,
+    model_table.c.model_id.label("model"),
+    claim_table.c.rule_id.label("rule"),
+    claim_table.c.capability,
+    claim_table.c.value,
+    claim_table.c.status,
+    claim_table.c.evidence,
+    claim_table.c.source,
+    claim_table.c.verified_at,
+    claim_table.c.recorded_by,
+    claim_table.c.recorded_at,
 )
 MODEL_COLUMNS = (
-    EngineRow.name.label("engine"),
-    ModelRow.model_id,
-    ModelRow.wire,
-    ModelRow.note,
-    ModelRow.created_at,
-    ModelRow.created_by,
+    engine_table.c.name.label("engine"),
+    model_table.c.model_id,
+    model_table.c.wire,
+    model_table.c.note,
+    model_table.c.created_at,
+    model_table.c.created_by,
 )
 RULE_COLUMNS = (
-    RuleRow.id,
-    EngineRow.name.label("engine"),
-    RuleRow.position,
-    RuleRow.match,
-    RuleRow.pattern,
-    RuleRow.wire,
-    RuleRow.note,
-    RuleRow.created_at,
-    RuleRow.created_by,
+    rule_table.c.id,
+    engine_table.c.name.label("engine"),
+    rule_table.c.position,
+    rule_table.c.match,
+    rule_table.c.pattern,
+    rule_table.c.wire,
+    rule_table.c.note,
+    rule_table.c.created_at,
+    rule_table.c.created_by,
 )
 
 
 def revision(connection: Connection) -> int:
     """Return the registry revision counter."""
-    value = connection.scalar(select(RegistryStateRow.revision).where(RegistryStateRow.id == 1))
+    value = connection.scalar(
+        select(registry_state_table.c.revision).where(registry_state_table.c.id == 1)
+    )
     return int(value or 0)
 
 
@@ -97,9 +99,9 @@ def engine_id(connection: Connection, name: str) -> int:
 
     :raises UnknownEngine: when there is no such engine (with the closest names).
     """
-    found = connection.scalar(select(EngineRow.id).where(EngineRow.name == name))
+    found = connection.scalar(select(engine_table.c.id).where(engine_table.c.name == name))
     if found is None:
-        raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
+        raise UnknownEngine(name, connection.scalars(select(engine_table.c.name)))
     return int(found)
 
 
@@ -134,9 +136,9 @@ def claim_select() -> AnySelect:
     """Return a SELECT of CLAIM_COLUMNS over every claim."""
     return (
         select(*CLAIM_COLUMNS)
-        .select_from(ClaimRow)
-        .join(EngineRow, EngineRow.id == ClaimRow.engine_id)
-        .outerjoin(ModelRow, ModelRow.id == ClaimRow.model_row_id)
+        .select_from(claim_table)
+        .join(engine_table, engine_table.c.id == claim_table.c.engine_id)
+        .outerjoin(model_table, model_table.c.id == claim_table.c.model_row_id)
     )
 
 
@@ -147,15 +149,15 @@ def _model(row: Sequence[Any], claims: Mapping[str, Claim]) -> Model:
 
 def model_select() -> AnySelect:
     """Return a SELECT of MODEL_COLUMNS over every model."""
-    return select(*MODEL_COLUMNS).join(EngineRow, EngineRow.id == ModelRow.engine_id)
+    return select(*MODEL_COLUMNS).join(engine_table, engine_table.c.id == model_table.c.engine_id)
 
 
 def rule_select() -> AnySelect:
     """Return a SELECT of RULE_COLUMNS, in rule order."""
     return (
         select(*RULE_COLUMNS)
-        .join(EngineRow, EngineRow.id == RuleRow.engine_id)
-        .order_by(EngineRow.name, RuleRow.position, RuleRow.id)
+        .join(engine_table, engine_table.c.id == rule_table.c.engine_id)
+        .order_by(engine_table.c.name, rule_table.c.position, rule_table.c.id)
     )
 
 
@@ -181,12 +183,12 @@ def to_rules(rows: Iterable[AnyRow], claims: dict[int, dict[str, Claim]]) -> tup
 # The snapshot's claim query leaves out the joins: the engine is known and model ids
 # come from the model query, which the snapshot reads anyway.
 _SNAPSHOT_CLAIM_COLUMNS = (
-    ClaimRow.model_row_id,
-    ClaimRow.rule_id,
-    ClaimRow.subject_key,
+    claim_table.c.model_row_id,
+    claim_table.c.rule_id,
+    claim_table.c.subject_key,
     *CLAIM_COLUMNS[4:],  # capability ... recorded_at
 )
-_SNAPSHOT_MODEL_COLUMNS = (ModelRow.id, *MODEL_COLUMNS[1:])
+_SNAPSHOT_MODEL_COLUMNS = (model_table.c.id, *MODEL_COLUMNS[1:])
 
 
 def snapshot(
@@ -199,19 +201,23 @@ def snapshot(
 
     :raises UnknownEngine: when there is no such engine.
     """
-    state = select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).scalar_subquery()
+    state = (
+        select(registry_state_table.c.revision)
+        .where(registry_state_table.c.id == 1)
+        .scalar_subquery()
+    )
     head = connection.execute(
-        select(*ENGINE_COLUMNS, EngineRow.id, state).where(EngineRow.name == name)
+        select(*ENGINE_COLUMNS, engine_table.c.id, state).where(engine_table.c.name == name)
     ).first()
     if head is None:
-        raise UnknownEngine(name, connection.scalars(select(EngineRow.name)))
+        raise UnknownEngine(name, connection.scalars(select(engine_table.c.name)))
     engine_id, revision = head[-2], head[-1]
-    model_query = select(*_SNAPSHOT_MODEL_COLUMNS).where(ModelRow.engine_id == engine_id)
+    model_query = select(*_SNAPSHOT_MODEL_COLUMNS).where(model_table.c.engine_id == engine_id)
     if models is not None:
-        model_query = model_query.where(ModelRow.model_id.in_(list(models)))
+        model_query = model_query.where(model_table.c.model_id.in_(list(models)))
     model_rows = connection.execute(model_query).all()
     model_ids = {row[0]: row[1] for row in model_rows}
-    claims = select(*_SNAPSHOT_CLAIM_COLUMNS).where(ClaimRow.engine_id == engine_id)
+    claims = select(*_SNAPSHOT_CLAIM_COLUMNS).where(claim_table.c.engine_id == engine_id)
     claim_query: Any = claims
     if models is not None:
         # Only the rows that can decide: the engine's own claims, every rule's, and
@@ -220,12 +226,12 @@ def snapshot(
         # both SQLite and PostgreSQL scan all of the engine's claims).
         # (Rule and model row ids belong to this engine already: filtering on
         # engine_id again would let the planner pick the scan.)
-        rule_ids = select(RuleRow.id).where(RuleRow.engine_id == engine_id)
+        rule_ids = select(rule_table.c.id).where(rule_table.c.engine_id == engine_id)
         any_claim = select(*_SNAPSHOT_CLAIM_COLUMNS)
         claim_query = union_all(
-            claims.where(ClaimRow.subject_key == "engine"),
-            any_claim.where(ClaimRow.rule_id.in_(rule_ids.scalar_subquery())),
-            any_claim.where(ClaimRow.model_row_id.in_(list(model_ids))),
+            claims.where(claim_table.c.subject_key == "engine"),
+            any_claim.where(claim_table.c.rule_id.in_(rule_ids.scalar_subquery())),
+            any_claim.where(claim_table.c.model_row_id.in_(list(model_ids))),
         )
     engine_claims: dict[str, Claim] = {}
     rule_claims: dict[int, dict[str, Claim]] = defaultdict(dict)
@@ -241,7 +247,8 @@ def snapshot(
         else:
             engine_claims[claim.capability] = claim
     rules = to_rules(
-        connection.execute(rule_select().where(RuleRow.engine_id == engine_id)).all(), rule_claims
+        connection.execute(rule_select().where(rule_table.c.engine_id == engine_id)).all(),
+        rule_claims,
     )
     models = {
         row[1]: _model((name, *row[1:]), MappingProxyType(model_claims.get(row[1], _EMPTY)))
@@ -263,7 +270,7 @@ def to_event(row: AnyRow) -> ClaimEvent:
 
 
 _EVENT_FIELDS: Sequence[str] = tuple(
-    column.key for column in ClaimEventRow.__table__.columns if column.key != "claim_id"
+    column.key for column in claim_event_table.columns if column.key != "claim_id"
 )
 
 
@@ -318,4 +325,4 @@ def to_wire_form(row: AnyRow) -> WireForm:
 
 def wire_form_select() -> AnySelect:
     """Return a SELECT of every wire_form row, by wire then kind."""
-    return select(WireFormRow.__table__).order_by(WireFormRow.wire, WireFormRow.kind)
+    return select(wire_form_table).order_by(wire_form_table.c.wire, wire_form_table.c.kind)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, update
 
 from . import _queries as q
 from . import _validate as check
@@ -22,8 +22,8 @@ from .errors import (
     UnknownClaim,
     UnknownModel,
 )
-from .models import ClaimEventRow, ClaimRow, EngineRow, ModelRow, RuleRow, utcnow
 from .records import Claim, Engine, EngineSnapshot, Model, Rule
+from .tables import claim_event_table, claim_table, engine_table, model_table, rule_table, utcnow
 
 __all__ = ["Removals"]
 
@@ -61,7 +61,7 @@ class Removals(WriterBase):
             # A claim recorded before the vocabulary existed may use a name outside it
             # (a typo); it can still be retracted.
             if not self._connection.scalar(
-                select(ClaimRow.id).where(ClaimRow.capability == capability).limit(1)
+                select(claim_table.c.id).where(claim_table.c.capability == capability).limit(1)
             ):
                 raise
         if not isinstance(evidence, str) or not evidence.strip():
@@ -79,14 +79,14 @@ class Removals(WriterBase):
             where = "the engine" if model is None and rule is None else f"{model or rule!r}"
             raise UnknownClaim(f"{engine!r} has no {capability} claim on {where} to retract")
         row = self._connection.execute(
-            select(ClaimRow).where(
-                ClaimRow.engine_id == engine_id,
-                ClaimRow.subject_key == subject.key,
-                ClaimRow.capability == capability,
+            select(claim_table).where(
+                claim_table.c.engine_id == engine_id,
+                claim_table.c.subject_key == subject.key,
+                claim_table.c.capability == capability,
             )
         ).one()
         self._connection.execute(
-            insert(ClaimEventRow).values(
+            insert(claim_event_table).values(
                 claim_id=row.id,
                 engine=engine,
                 subject_key=subject.key,
@@ -100,7 +100,7 @@ class Removals(WriterBase):
                 action="retract",
             )
         )
-        self._connection.execute(delete(ClaimRow).where(ClaimRow.id == row.id))
+        self._connection.execute(delete(claim_table).where(claim_table.c.id == row.id))
         self.changed = True
         return claim
 
@@ -118,12 +118,12 @@ class Removals(WriterBase):
         engine_id = q.engine_id(self._connection, engine)
         found = self._rule_record(engine_id, engine, rule)
         label = f"rule:{found.id} {found.match} {found.pattern}"
-        self._remove_claims(engine, ClaimRow.rule_id == found.id, label, recorded_by, reason)
-        self._connection.execute(delete(RuleRow).where(RuleRow.id == found.id))
+        self._remove_claims(engine, claim_table.c.rule_id == found.id, label, recorded_by, reason)
+        self._connection.execute(delete(rule_table).where(rule_table.c.id == found.id))
         self._connection.execute(
-            update(RuleRow)
-            .where(RuleRow.engine_id == engine_id, RuleRow.position > found.position)
-            .values(position=RuleRow.position - 1)
+            update(rule_table)
+            .where(rule_table.c.engine_id == engine_id, rule_table.c.position > found.position)
+            .values(position=rule_table.c.position - 1)
         )
         self._change(
             engine, "rule", f"rule:{found.id}", "remove", _rule_detail(found), recorded_by, reason
@@ -154,7 +154,9 @@ class Removals(WriterBase):
         found = self._rule_record(engine_id, engine, rule)
         last = int(
             self._connection.scalar(
-                select(func.count()).select_from(RuleRow).where(RuleRow.engine_id == engine_id)
+                select(func.count())
+                .select_from(rule_table)
+                .where(rule_table.c.engine_id == engine_id)
             )
             or 0
         )
@@ -162,9 +164,9 @@ class Removals(WriterBase):
         if target != found.position:
             ids = list(
                 self._connection.scalars(
-                    select(RuleRow.id)
-                    .where(RuleRow.engine_id == engine_id)
-                    .order_by(RuleRow.position, RuleRow.id)
+                    select(rule_table.c.id)
+                    .where(rule_table.c.engine_id == engine_id)
+                    .order_by(rule_table.c.position, rule_table.c.id)
                 )
             )
             ids.remove(found.id)
@@ -193,16 +195,18 @@ class Removals(WriterBase):
         check.actor(recorded_by)
         engine_id = q.engine_id(self._connection, engine)
         row = self._connection.execute(
-            q.model_select().where(ModelRow.engine_id == engine_id, ModelRow.model_id == model_id)
+            q.model_select().where(
+                model_table.c.engine_id == engine_id, model_table.c.model_id == model_id
+            )
         ).first()
         if row is None:
             raise UnknownModel(engine, model_id)
         model = Model(**row._mapping)
         row_id = self._model_row_id(engine_id, model_id)
         self._remove_claims(
-            engine, ClaimRow.model_row_id == row_id, f"model {model_id}", recorded_by, reason
+            engine, claim_table.c.model_row_id == row_id, f"model {model_id}", recorded_by, reason
         )
-        self._connection.execute(delete(ModelRow).where(ModelRow.id == row_id))
+        self._connection.execute(delete(model_table).where(model_table.c.id == row_id))
         self._change(
             engine,
             "model",
@@ -232,32 +236,38 @@ class Removals(WriterBase):
         counts = {
             name: int(
                 self._connection.scalar(
-                    select(func.count()).select_from(table).where(table.engine_id == engine_id)
+                    select(func.count()).select_from(table).where(table.c.engine_id == engine_id)
                 )
                 or 0
             )
-            for name, table in (("claims", ClaimRow), ("models", ModelRow), ("rules", RuleRow))
+            for name, table in (
+                ("claims", claim_table),
+                ("models", model_table),
+                ("rules", rule_table),
+            )
         }
         if not force and any(counts.values()):
             held = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
             raise InUse(f"engine {engine!r} still has {held}; remove them first or give --force")
         record = q.to_engine(
             self._connection.execute(
-                select(*q.ENGINE_COLUMNS).where(EngineRow.id == engine_id)
+                select(*q.ENGINE_COLUMNS).where(engine_table.c.id == engine_id)
             ).one()
         )
         for found in self._connection.scalars(
-            select(RuleRow.id)
-            .where(RuleRow.engine_id == engine_id)
-            .order_by(RuleRow.position.desc())
+            select(rule_table.c.id)
+            .where(rule_table.c.engine_id == engine_id)
+            .order_by(rule_table.c.position.desc())
         ).all():
             self.remove_rule(engine, int(found), recorded_by=recorded_by, reason=reason)
         for model_id in self._connection.scalars(
-            select(ModelRow.model_id).where(ModelRow.engine_id == engine_id)
+            select(model_table.c.model_id).where(model_table.c.engine_id == engine_id)
         ).all():
             self.remove_model(engine, model_id, recorded_by=recorded_by, reason=reason)
-        self._remove_claims(engine, ClaimRow.engine_id == engine_id, "engine", recorded_by, reason)
-        self._connection.execute(delete(EngineRow).where(EngineRow.id == engine_id))
+        self._remove_claims(
+            engine, claim_table.c.engine_id == engine_id, "engine", recorded_by, reason
+        )
+        self._connection.execute(delete(engine_table).where(engine_table.c.id == engine_id))
         detail = {
             k: getattr(record, k)
             for k in ("provider", "family", "default_wire", "kind", "base_url", "response_tag")
@@ -284,9 +294,9 @@ class Removals(WriterBase):
         if subject is None:
             return False
         where = and_(
-            ClaimRow.engine_id == engine_id,
-            ClaimRow.subject_key == subject.key,
-            ClaimRow.capability == capability,
+            claim_table.c.engine_id == engine_id,
+            claim_table.c.subject_key == subject.key,
+            claim_table.c.capability == capability,
         )
         return self._remove_claims(engine, where, subject.label, recorded_by, reason) > 0
 
@@ -299,9 +309,9 @@ class Removals(WriterBase):
         """
         engine_id = q.engine_id(self._connection, engine)
         rows = self._connection.execute(
-            select(RuleRow.id, RuleRow.position, RuleRow.pattern)
-            .where(RuleRow.engine_id == engine_id)
-            .order_by(RuleRow.position, RuleRow.id)
+            select(rule_table.c.id, rule_table.c.position, rule_table.c.pattern)
+            .where(rule_table.c.engine_id == engine_id)
+            .order_by(rule_table.c.position, rule_table.c.id)
         ).all()
         order = [*dict.fromkeys(ids), *(r.id for r in rows if r.id not in ids)]
         before = {r.id: (r.position, r.pattern) for r in rows}
@@ -367,20 +377,18 @@ class Removals(WriterBase):
         if values.get("response_tag") is not None:
             checked_tag(values["response_tag"])
         engine_id = q.engine_id(self._connection, engine)
-        table: Any
+        table: Table
         if entity == "engine":
-            table, where, subject = EngineRow, EngineRow.id == engine_id, f"engine {engine}"
+            table, where, subject = engine_table, engine_table.c.id == engine_id, f"engine {engine}"
         elif entity == "model":
             row_id = self._model_row_id(engine_id, str(key))
             if row_id is None:
                 raise UnknownModel(engine, str(key))
-            table, where, subject = ModelRow, ModelRow.id == row_id, f"model {key}"
+            table, where, subject = model_table, model_table.c.id == row_id, f"model {key}"
         else:
             found = self._find_rule(engine_id, engine, key)
-            table, where, subject = RuleRow, RuleRow.id == found.id, f"rule:{found.id}"
-        current = self._connection.execute(
-            select(*(getattr(table, k) for k in values)).where(where)
-        ).one()
+            table, where, subject = rule_table, rule_table.c.id == found.id, f"rule:{found.id}"
+        current = self._connection.execute(select(*(table.c[k] for k in values)).where(where)).one()
         changed = {
             k: (old, new)
             for (k, new), old in zip(values.items(), current, strict=True)
@@ -406,19 +414,21 @@ class Removals(WriterBase):
 
     def _rule_record(self, engine_id: int, engine: str, rule: int | str) -> Rule:
         found = self._find_rule(engine_id, engine, rule)
-        rows = self._connection.execute(q.rule_select().where(RuleRow.id == found.id))
+        rows = self._connection.execute(q.rule_select().where(rule_table.c.id == found.id))
         return q.to_rules(rows, {})[0]
 
     def _renumber(self, engine_id: int, ids: list[int]) -> None:
         """Give the rules ``ids`` positions 1..n in that order."""
         # Two passes keep any unique index on positions happy: first out of the way.
         self._connection.execute(
-            update(RuleRow).where(RuleRow.engine_id == engine_id).values(position=-RuleRow.position)
+            update(rule_table)
+            .where(rule_table.c.engine_id == engine_id)
+            .values(position=-rule_table.c.position)
         )
 
         self._connection.execute(
-            update(RuleRow)
-            .where(RuleRow.id == bindparam("rule_id"))
+            update(rule_table)
+            .where(rule_table.c.id == bindparam("rule_id"))
             .values(position=bindparam("pos")),
             [{"rule_id": rule_id, "pos": index} for index, rule_id in enumerate(ids, 1)],
         )

@@ -15,7 +15,7 @@ from .errors import (
     InvalidStatus,
     InvalidWire,
 )
-from .models import ENGINE_KINDS, EVIDENCE_STATUSES, MATCH_KINDS, MEDIA_KINDS
+from .vocab import ENGINE_KINDS, EVIDENCE_STATUSES, MATCH_KINDS, MEDIA_KINDS
 
 CAPABILITY_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 ENGINE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")

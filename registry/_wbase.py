@@ -22,18 +22,18 @@ from . import _queries as q
 from . import _validate as check
 from ._changes import CHANNEL
 from .errors import InvalidInput, InvalidRule, UnknownCapability, UnknownRule
-from .models import (
-    CapabilityRow,
-    ChangeEventRow,
-    ClaimEventRow,
-    ClaimRow,
-    EngineRow,
-    ModelRow,
-    RegistryStateRow,
-    RuleRow,
+from .records import Claim
+from .tables import (
+    capability_table,
+    change_event_table,
+    claim_event_table,
+    claim_table,
+    engine_table,
+    model_table,
+    registry_state_table,
+    rule_table,
     utcnow,
 )
-from .records import Claim
 from .vocab import VALUE_KINDS
 
 __all__ = ["WriterBase"]
@@ -71,16 +71,18 @@ class WriterBase:
         if self._connection.dialect.name == "sqlite":
             return
         self._connection.execute(
-            select(RegistryStateRow.revision).where(RegistryStateRow.id == 1).with_for_update()
+            select(registry_state_table.c.revision)
+            .where(registry_state_table.c.id == 1)
+            .with_for_update()
         )
 
     def finish(self) -> None:
         """Bump the registry revision once if this transaction changed anything."""
         if self.changed:
             self._connection.execute(
-                update(RegistryStateRow)
-                .where(RegistryStateRow.id == 1)
-                .values(revision=RegistryStateRow.revision + 1, updated_at=utcnow())
+                update(registry_state_table)
+                .where(registry_state_table.c.id == 1)
+                .values(revision=registry_state_table.c.revision + 1, updated_at=utcnow())
             )
             if self._connection.dialect.name == "postgresql":
                 # Delivered on commit to every resolver listening (see _changes).
@@ -97,7 +99,7 @@ class WriterBase:
         check.capability(name)
         assert isinstance(name, str)
         if self._vocabulary is None:
-            self._vocabulary = frozenset(self._connection.scalars(select(CapabilityRow.name)))
+            self._vocabulary = frozenset(self._connection.scalars(select(capability_table.c.name)))
         if name not in self._vocabulary:
             raise UnknownCapability(name, self._vocabulary)
         return name
@@ -117,7 +119,7 @@ class WriterBase:
     ) -> None:
         """Append a change_event row (an engine, model, rule or capability changed)."""
         self._connection.execute(
-            insert(ChangeEventRow).values(
+            insert(change_event_table).values(
                 engine=engine,
                 entity=entity,
                 subject=subject,
@@ -135,15 +137,18 @@ class WriterBase:
     ) -> int:
         """Delete the claims selected by ``where``, each with a ``remove`` event first."""
         rows = self._connection.execute(
-            select(ClaimRow.id, ClaimRow.subject_key, ClaimRow.capability, *_CLAIM_COLUMNS).where(
-                where
-            )
+            select(
+                claim_table.c.id,
+                claim_table.c.subject_key,
+                claim_table.c.capability,
+                *_CLAIM_COLUMNS,
+            ).where(where)
         ).all()
         if not rows:
             return 0
         now = utcnow()
         self._connection.execute(
-            insert(ClaimEventRow),
+            insert(claim_event_table),
             [
                 {
                     "claim_id": row.id,
@@ -161,24 +166,26 @@ class WriterBase:
                 for row in rows
             ],
         )
-        self._connection.execute(delete(ClaimRow).where(ClaimRow.id.in_([r.id for r in rows])))
+        self._connection.execute(
+            delete(claim_table).where(claim_table.c.id.in_([r.id for r in rows]))
+        )
         self.changed = True
         return len(rows)
 
     def _claim_at(self, engine_id: int, subject_key: str, capability: str) -> Claim | None:
         row = self._connection.execute(
             q.claim_select().where(
-                ClaimRow.engine_id == engine_id,
-                ClaimRow.subject_key == subject_key,
-                ClaimRow.capability == capability,
+                claim_table.c.engine_id == engine_id,
+                claim_table.c.subject_key == subject_key,
+                claim_table.c.capability == capability,
             )
         ).first()
         return None if row is None else q.to_claim(row)
 
     def _model_row_id(self, engine_id: int, model_id: str) -> int | None:
         found = self._connection.scalar(
-            select(ModelRow.id).where(
-                ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
+            select(model_table.c.id).where(
+                model_table.c.engine_id == engine_id, model_table.c.model_id == model_id
             )
         )
         return None if found is None else int(found)
@@ -187,7 +194,7 @@ class WriterBase:
         self, engine_id: int, model_id: str, *, wire: str | None, note: str, created_by: str
     ) -> int:
         row_id: int = self._connection.execute(
-            insert(ModelRow)
+            insert(model_table)
             .values(
                 engine_id=engine_id,
                 model_id=model_id,
@@ -196,7 +203,7 @@ class WriterBase:
                 created_at=utcnow(),
                 created_by=created_by,
             )
-            .returning(ModelRow.id)
+            .returning(model_table.c.id)
         ).scalar_one()
         self._change(
             self._engine_name(engine_id),
@@ -209,7 +216,11 @@ class WriterBase:
         return row_id
 
     def _engine_name(self, engine_id: int) -> str:
-        return str(self._connection.scalar(select(EngineRow.name).where(EngineRow.id == engine_id)))
+        return str(
+            self._connection.scalar(
+                select(engine_table.c.name).where(engine_table.c.id == engine_id)
+            )
+        )
 
     def _subject(
         self,
@@ -247,10 +258,10 @@ class WriterBase:
         :raises UnknownRule: when no rule of the engine has that id or pattern.
         """
         rule = rule_ref(rule)
-        where = RuleRow.id == rule if isinstance(rule, int) else RuleRow.pattern == rule
+        where = rule_table.c.id == rule if isinstance(rule, int) else rule_table.c.pattern == rule
         rows = self._connection.execute(
-            select(RuleRow.id, RuleRow.match, RuleRow.pattern).where(
-                RuleRow.engine_id == engine_id, where
+            select(rule_table.c.id, rule_table.c.match, rule_table.c.pattern).where(
+                rule_table.c.engine_id == engine_id, where
             )
         ).all()
         if not rows:
@@ -263,7 +274,7 @@ class WriterBase:
         return rows[0]
 
 
-_CLAIM_COLUMNS = tuple(getattr(ClaimRow, k) for k in CLAIM_FIELDS)
+_CLAIM_COLUMNS = tuple(claim_table.c[k] for k in CLAIM_FIELDS)
 
 
 def rule_ref(rule: int | str) -> int | str:

@@ -28,17 +28,17 @@ from ._wbase import (
     rule_values,
 )
 from .errors import DuplicateEntry, InvalidInput, InvalidRule
-from .models import (
-    CapabilityRow,
-    ClaimEventRow,
-    ClaimRow,
-    EngineRow,
-    ModelRow,
-    RuleRow,
-    WireFormRow,
-    utcnow,
-)
 from .records import Capability, Claim, Engine, Model, Rule, WireForm
+from .tables import (
+    capability_table,
+    claim_event_table,
+    claim_table,
+    engine_table,
+    model_table,
+    rule_table,
+    utcnow,
+    wire_form_table,
+)
 
 __all__ = ["Writer"]
 
@@ -81,13 +81,15 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             "created_at": utcnow(),
             "created_by": check.actor(created_by, "created_by"),
         }
-        if self._connection.scalar(select(EngineRow.id).where(EngineRow.name == name)):
+        if self._connection.scalar(select(engine_table.c.id).where(engine_table.c.name == name)):
             raise DuplicateEntry(f"engine {name!r} already exists")
-        self._connection.execute(insert(EngineRow).values(values))
+        self._connection.execute(insert(engine_table).values(values))
         detail = {k: v for k, v in values.items() if k not in ("name", "created_at", "created_by")}
         self._change(name, "engine", f"engine {name}", "add", detail, created_by)
         return q.to_engine(
-            self._connection.execute(select(*q.ENGINE_COLUMNS).where(EngineRow.name == name)).one()
+            self._connection.execute(
+                select(*q.ENGINE_COLUMNS).where(engine_table.c.name == name)
+            ).one()
         )
 
     def add_model(
@@ -113,7 +115,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             raise DuplicateEntry(f"engine {engine!r} already has model {model_id!r}")
         self._insert_model(engine_id, model_id, wire=wire, note=note, created_by=created_by)
         row = self._connection.execute(
-            q.model_select().where(ModelRow.engine_id == engine_id, ModelRow.model_id == model_id)
+            q.model_select().where(
+                model_table.c.engine_id == engine_id, model_table.c.model_id == model_id
+            )
         ).one()
         return Model(**row._mapping)
 
@@ -142,14 +146,16 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             raise InvalidRule(f"invalid rule position {position!r}: counts from 1")
         engine_id = q.engine_id(self._connection, engine)
         if self._connection.scalar(
-            select(RuleRow.id).where(
-                RuleRow.engine_id == engine_id, RuleRow.match == match, RuleRow.pattern == pattern
+            select(rule_table.c.id).where(
+                rule_table.c.engine_id == engine_id,
+                rule_table.c.match == match,
+                rule_table.c.pattern == pattern,
             )
         ):
             raise DuplicateEntry(f"engine {engine!r} already has the {match} rule {pattern!r}")
         last = self._connection.scalar(
-            select(func.coalesce(func.max(RuleRow.position), 0)).where(
-                RuleRow.engine_id == engine_id
+            select(func.coalesce(func.max(rule_table.c.position), 0)).where(
+                rule_table.c.engine_id == engine_id
             )
         )
         end = int(last or 0) + 1
@@ -157,12 +163,12 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             position = end
         else:
             self._connection.execute(
-                update(RuleRow)
-                .where(RuleRow.engine_id == engine_id, RuleRow.position >= position)
-                .values(position=RuleRow.position + 1)
+                update(rule_table)
+                .where(rule_table.c.engine_id == engine_id, rule_table.c.position >= position)
+                .values(position=rule_table.c.position + 1)
             )
         rule_id = self._connection.scalar(
-            insert(RuleRow)
+            insert(rule_table)
             .values(
                 engine_id=engine_id,
                 position=position,
@@ -173,7 +179,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
                 created_at=utcnow(),
                 created_by=created_by,
             )
-            .returning(RuleRow.id)
+            .returning(rule_table.c.id)
         )
         self._change(
             engine,
@@ -184,7 +190,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             created_by,
         )
         return q.to_rules(
-            self._connection.execute(q.rule_select().where(RuleRow.id == rule_id)), {}
+            self._connection.execute(q.rule_select().where(rule_table.c.id == rule_id)), {}
         )[0]
 
     # -- the capability vocabulary ------------------------------------------------
@@ -208,10 +214,12 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             name, description=description, value_kind=value_kind, gates=gates
         )
         check.actor(created_by, "created_by")
-        if self._connection.scalar(select(CapabilityRow.name).where(CapabilityRow.name == name)):
+        if self._connection.scalar(
+            select(capability_table.c.name).where(capability_table.c.name == name)
+        ):
             raise DuplicateEntry(f"capability {name!r} already exists")
         values.update(created_at=utcnow(), created_by=created_by)
-        self._connection.execute(insert(CapabilityRow).values(values))
+        self._connection.execute(insert(capability_table).values(values))
         self._change(
             None,
             "capability",
@@ -303,10 +311,10 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         }
         now = utcnow()
         current = self._connection.execute(
-            select(ClaimRow).where(
-                ClaimRow.engine_id == engine_id,
-                ClaimRow.subject_key == subject.key,
-                ClaimRow.capability == capability,
+            select(claim_table).where(
+                claim_table.c.engine_id == engine_id,
+                claim_table.c.subject_key == subject.key,
+                claim_table.c.capability == capability,
             )
         ).first()
         if current is not None and all(getattr(current, k) == v for k, v in new.items()):
@@ -323,7 +331,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         stamp: dict[str, Any] = {"recorded_by": recorded_by, "recorded_at": now}
         if current is None:
             claim_id = self._connection.scalar(
-                insert(ClaimRow)
+                insert(claim_table)
                 .values(
                     engine_id=engine_id,
                     subject_key=subject.key,
@@ -333,15 +341,15 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
                     **new,
                     **stamp,
                 )
-                .returning(ClaimRow.id)
+                .returning(claim_table.c.id)
             )
         else:
             claim_id = current.id
             self._connection.execute(
-                update(ClaimRow).where(ClaimRow.id == claim_id).values(**new, **stamp)
+                update(claim_table).where(claim_table.c.id == claim_id).values(**new, **stamp)
             )
         self._connection.execute(
-            insert(ClaimEventRow).values(
+            insert(claim_event_table).values(
                 claim_id=claim_id,
                 engine=engine,
                 subject_key=subject.key,
@@ -379,18 +387,18 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
             raise InvalidInput("wire-form evidence must not be empty")
         check.actor(recorded_by)
         values = {"status": status, "evidence": evidence, "source": source}
-        where = (WireFormRow.wire == wire, WireFormRow.kind == kind)
-        current = self._connection.execute(select(WireFormRow).where(*where)).first()
+        where = (wire_form_table.c.wire == wire, wire_form_table.c.kind == kind)
+        current = self._connection.execute(select(wire_form_table).where(*where)).first()
         if current is None:
             self._connection.execute(
-                insert(WireFormRow).values(
+                insert(wire_form_table).values(
                     wire=wire, kind=kind, **values, recorded_by=recorded_by, recorded_at=utcnow()
                 )
             )
             self.changed = True
         elif any(getattr(current, k) != v for k, v in values.items()):
             self._connection.execute(
-                update(WireFormRow)
+                update(wire_form_table)
                 .where(*where)
                 .values(**values, recorded_by=recorded_by, recorded_at=utcnow())
             )
@@ -400,14 +408,17 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
     def wire_form(self, wire: str, kind: str) -> WireForm | None:
         """Return the recorded evidence of a native form, None when there is none."""
         row = self._connection.execute(
-            q.wire_form_select().where(WireFormRow.wire == wire, WireFormRow.kind == kind)
+            q.wire_form_select().where(
+                wire_form_table.c.wire == wire, wire_form_table.c.kind == kind
+            )
         ).first()
         return None if row is None else q.to_wire_form(row)
 
     def has_engine(self, name: str) -> bool:
         """Return whether an engine of that name exists."""
         return (
-            self._connection.scalar(select(EngineRow.id).where(EngineRow.name == name)) is not None
+            self._connection.scalar(select(engine_table.c.id).where(engine_table.c.name == name))
+            is not None
         )
 
     def has_model(self, engine: str, model_id: str) -> bool:
@@ -425,10 +436,10 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         """
         engine_id = q.engine_id(self._connection, engine)
         found = self._connection.scalar(
-            select(RuleRow.id).where(
-                RuleRow.engine_id == engine_id,
-                RuleRow.match == ("regex" if regex else "exact"),
-                RuleRow.pattern == pattern,
+            select(rule_table.c.id).where(
+                rule_table.c.engine_id == engine_id,
+                rule_table.c.match == ("regex" if regex else "exact"),
+                rule_table.c.pattern == pattern,
             )
         )
         return None if found is None else int(found)
@@ -444,9 +455,9 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         if self._vocabulary is not None:
             self.known_capability(capability)
             return q.engine_id(self._connection, engine)
-        known = exists().where(CapabilityRow.name == capability)
+        known = exists().where(capability_table.c.name == capability)
         row = self._connection.execute(
-            select(EngineRow.id, known.label("known")).where(EngineRow.name == engine)
+            select(engine_table.c.id, known.label("known")).where(engine_table.c.name == engine)
         ).first()
         if row is None or not row.known:
             self.known_capability(capability)  # raises with the closest names

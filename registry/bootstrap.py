@@ -4,25 +4,29 @@ The import graph points one way: errors and records at the bottom, then ``db``
 (connections, migrations), the store and its writer, the seed and import/export, this
 bootstrap, the resolver, and the CLI on top. ``Registry(url)`` calls ``ensure_ready``
 here when it is asked to set a database up.
+
+A database without any table gets the head schema in one step, from the tables of
+``toolwire.registry.tables``, without alembic (which, imported and run, took longer
+than the seeding); a database that is behind head is migrated by alembic, step by
+step, as before. A test holds the two paths to the same schema and rows.
 """
 
 from __future__ import annotations
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from . import db
-from ._seed import seed_connection
 from .errors import NoRegistry
 
-__all__ = ["ensure_ready"]
+__all__ = ["create_schema", "ensure_ready"]
 
 
 def ensure_ready(engine: Engine, *, force: bool = False) -> bool:
-    """Migrate to head and seed when the database is not at head; return whether it did.
+    """Bring the database to head and seed it when it is not at head; return whether it did.
 
-    Safe when several processes do it at once: the first one migrates and seeds, the
-    others wait for it and then find the database at head. Migration and seeding are one
-    transaction, so a failure leaves the database as it was.
+    Safe when several processes do it at once: the first one sets up, the others wait
+    for it and then find the database at head. Schema and seed are one transaction, so
+    a failure leaves the database as it was.
 
     A database that holds other tables and no toolwire schema is never migrated into,
     unless ``force``.
@@ -30,7 +34,6 @@ def ensure_ready(engine: Engine, *, force: bool = False) -> bool:
     :raises NoRegistry: for a database with other tables and no toolwire schema.
     :raises DatabaseError: when the database cannot be migrated or seeded.
     """
-
     head = db.head_revision()
     db.create_sqlite_file(engine)  # 0600 before SQLite creates it with the umask's mode
     if db.current_revision(engine) == head:
@@ -44,14 +47,39 @@ def ensure_ready(engine: Engine, *, force: bool = False) -> bool:
         if current == head:
             return False  # another process finished the setup while we waited
         db.check_known(current)
-        foreign = [] if force or current is not None else db.foreign_tables(connection)
-        if foreign:
+        tables = [] if current is not None else db.foreign_tables(connection)
+        if tables and not force:
             raise NoRegistry(
-                f"the database holds other tables ({', '.join(foreign[:5])}) and no toolwire "
+                f"the database holds other tables ({', '.join(tables[:5])}) and no toolwire "
                 "schema; not migrating into it (toolwire db upgrade --force does)"
             )
-        from alembic import command
+        if current is None and not tables:
+            create_schema(connection)
+        else:
+            from alembic import command
 
-        command.upgrade(db.alembic_config(connection), "head")
+            command.upgrade(db.alembic_config(connection), "head")
+        from ._seed import seed_connection  # only a setup reads the seed files
+
         seed_connection(connection)
     return True
+
+
+def create_schema(connection: Connection) -> None:
+    """Create the head schema, its fixed rows and the revision in an empty database.
+
+    The same result as running every migration from empty: the tables of
+    ``toolwire.registry.tables``, the wires, the ``registry_state`` row and the head
+    revision in the version table. ``connection`` must be in a write transaction.
+    """
+    from .tables import WIRES, metadata, registry_state_table, utcnow, wire_table
+
+    metadata.create_all(connection, checkfirst=False)
+    db.version_table.create(connection, checkfirst=False)
+    connection.execute(db.version_table.insert(), {"version_num": db.head_revision()})
+    connection.execute(
+        wire_table.insert(), [{"name": n, "description": d} for n, d in WIRES.items()]
+    )
+    connection.execute(
+        registry_state_table.insert(), {"id": 1, "revision": 0, "updated_at": utcnow()}
+    )

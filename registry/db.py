@@ -55,6 +55,7 @@ __all__ = [
     "setup_lock",
     "sqlite_file",
     "upgrade",
+    "version_table",
     "wrap_errors",
 ]
 
@@ -62,6 +63,14 @@ DATABASE_URL_ENV = "TOOLWIRE_DATABASE_URL"
 DATABASE_FILE = "registry.sqlite3"
 VERSION_TABLE = "toolwire_alembic_version"
 BUSY_TIMEOUT_MS = 5000
+#: The version table as alembic creates it (``version_table_impl`` of alembic's
+#: DefaultImpl), for the databases created without migrations; a test compares them.
+version_table = sa.Table(
+    VERSION_TABLE,
+    sa.MetaData(),
+    sa.Column("version_num", sa.String(32), nullable=False),
+    sa.PrimaryKeyConstraint("version_num", name=f"{VERSION_TABLE}_pkc"),
+)
 _WRITE_OPTION = "toolwire_write"
 # Arbitrary constant naming toolwire's setup lock among PostgreSQL advisory locks.
 _PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
@@ -242,6 +251,10 @@ def revision_of(connection: Connection) -> str | None:
     """Return the schema revision through ``connection`` with a plain query (None: empty)."""
     if not sa.inspect(connection).has_table(VERSION_TABLE):
         return None
+    return _read_revision(connection)
+
+
+def _read_revision(connection: Connection) -> str | None:
     rows = connection.execute(sa.text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
     if len(rows) > 1:
         raise DatabaseError(f"{VERSION_TABLE} holds several revisions: {', '.join(rows)}")
@@ -289,6 +302,10 @@ def current_revision(engine: Engine) -> str | None:
     :raises DatabaseError: when the database cannot be read.
     """
     with wrap_errors("cannot read schema revision"), engine.connect() as connection:
+        try:  # one query where the schema is there, as on every open of a ready registry
+            return _read_revision(connection)
+        except exc.DBAPIError:  # e.g. no version table yet: look the usual way
+            connection.rollback()
         return revision_of(connection)
 
 

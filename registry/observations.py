@@ -24,10 +24,11 @@ from sqlalchemy import insert, select
 from . import _validate as check
 from ._writer import Writer
 from .errors import InvalidInput
-from .models import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS, ObservationRow, utcnow
 from .records import Claim
 from .resolver import FLAGS, Resolver
 from .store import Registry
+from .tables import observation_table, utcnow
+from .vocab import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS
 
 __all__ = [
     "EVIDENCE_OUTCOMES",
@@ -102,7 +103,7 @@ class Unobserved:
     status: str | None
 
 
-_COLUMNS = tuple(getattr(ObservationRow, f.name) for f in fields(Observation))
+_COLUMNS = tuple(observation_table.c[f.name] for f in fields(Observation))
 
 
 @functools.cache
@@ -169,9 +170,11 @@ def record_observation(
         "toolwire_version": _toolwire_version(),
     }
     connection = writer.connection
-    new_id = connection.scalar(insert(ObservationRow).values(values).returning(ObservationRow.id))
+    new_id = connection.scalar(
+        insert(observation_table).values(values).returning(observation_table.c.id)
+    )
     # No revision bump: no resolution holds observations (explain reads them afresh).
-    row = connection.execute(select(*_COLUMNS).where(ObservationRow.id == new_id)).one()
+    row = connection.execute(select(*_COLUMNS).where(observation_table.c.id == new_id)).one()
     return Observation(*row)
 
 
@@ -227,15 +230,15 @@ def list_observations(
     where = [
         column == value
         for column, value in (
-            (ObservationRow.engine, engine),
-            (ObservationRow.model, model),
-            (ObservationRow.scenario, scenario),
-            (ObservationRow.outcome, outcome),
+            (observation_table.c.engine, engine),
+            (observation_table.c.model, model),
+            (observation_table.c.scenario, scenario),
+            (observation_table.c.outcome, outcome),
         )
         if value is not None
     ]
     with registry._reading("cannot read observations") as connection:
-        rows = connection.execute(select(*_COLUMNS).where(*where).order_by(ObservationRow.id))
+        rows = connection.execute(select(*_COLUMNS).where(*where).order_by(observation_table.c.id))
         return tuple(Observation(*row) for row in rows)
 
 

@@ -52,9 +52,9 @@ from toolwire.convert import (
 from . import _validate as check
 from ._changes import ChangeWatch
 from .errors import InvalidInput
-from .models import evidence_rank
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
+from .vocab import evidence_rank
 
 __all__ = [
     "FLAGS",

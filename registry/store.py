@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from types import MappingProxyType, TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import or_, select
+from sqlalchemy import Table, or_, select
 from sqlalchemy.engine import Connection
 
 from . import _queries as q
@@ -27,17 +27,6 @@ from ._bulk import ClaimInput, ClaimsReport
 from ._changes import ChangeWatch, note_commit, open_watch
 from ._writer import Writer
 from .errors import InvalidInput, UnknownCapability
-from .models import (
-    EVIDENCE_STATUSES,
-    CapabilityRow,
-    ChangeEventRow,
-    ClaimEventRow,
-    ClaimRow,
-    EngineRow,
-    ModelRow,
-    evidence_rank,
-    utcnow,
-)
 from .records import (
     Capability,
     Claim,
@@ -49,6 +38,16 @@ from .records import (
     Rule,
     WireForm,
 )
+from .tables import (
+    capability_table,
+    change_event_table,
+    claim_event_table,
+    claim_table,
+    engine_table,
+    model_table,
+    utcnow,
+)
+from .vocab import EVIDENCE_STATUSES, evidence_rank
 
 __all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
@@ -217,7 +216,7 @@ class Registry:
         """
         with self._reading("cannot read engine") as connection:
             row = connection.execute(
-                select(*q.ENGINE_COLUMNS).where(EngineRow.name == name)
+                select(*q.ENGINE_COLUMNS).where(engine_table.c.name == name)
             ).first()
             if row is None:
                 q.engine_id(connection, name)  # raises UnknownEngine with the hint
@@ -227,7 +226,7 @@ class Registry:
     def engines(self) -> tuple[Engine, ...]:
         """Return every engine, by name."""
         with self._reading("cannot read engines") as connection:
-            rows = connection.execute(select(*q.ENGINE_COLUMNS).order_by(EngineRow.name))
+            rows = connection.execute(select(*q.ENGINE_COLUMNS).order_by(engine_table.c.name))
             return tuple(q.to_engine(row) for row in rows)
 
     def models(self, engine: str | None = None) -> tuple[Model, ...]:
@@ -236,12 +235,12 @@ class Registry:
         :raises UnknownEngine: when ``engine`` does not exist.
         """
         with self._reading("cannot read models") as connection:
-            models_query = q.model_select().order_by(EngineRow.name, ModelRow.model_id)
-            claims_query = q.claim_select().where(ClaimRow.model_row_id.is_not(None))
+            models_query = q.model_select().order_by(engine_table.c.name, model_table.c.model_id)
+            claims_query = q.claim_select().where(claim_table.c.model_row_id.is_not(None))
             if engine is not None:
                 engine_id = q.engine_id(connection, engine)
-                models_query = models_query.where(ModelRow.engine_id == engine_id)
-                claims_query = claims_query.where(ClaimRow.engine_id == engine_id)
+                models_query = models_query.where(model_table.c.engine_id == engine_id)
+                claims_query = claims_query.where(claim_table.c.engine_id == engine_id)
             by_model: dict[tuple[str, str], dict[str, Claim]] = {}
             for row in connection.execute(claims_query):
                 claim = q.to_claim(row)
@@ -264,14 +263,15 @@ class Registry:
             engine_id = q.engine_id(connection, engine)
             row = connection.execute(
                 q.model_select().where(
-                    ModelRow.engine_id == engine_id, ModelRow.model_id == model_id
+                    model_table.c.engine_id == engine_id, model_table.c.model_id == model_id
                 )
             ).first()
             if row is None:
                 return None
             claims = connection.execute(
                 q.claim_select().where(
-                    ClaimRow.engine_id == engine_id, ClaimRow.subject_key == f"model:{model_id}"
+                    claim_table.c.engine_id == engine_id,
+                    claim_table.c.subject_key == f"model:{model_id}",
                 )
             )
             by_capability = {c.capability: q.to_claim(c) for c in claims}
@@ -300,23 +300,23 @@ class Registry:
         """
         where: list[Any] = []
         if capability is not None:
-            where.append(ClaimRow.capability == capability)
+            where.append(claim_table.c.capability == capability)
         if status is not None:
-            where.append(ClaimRow.status == check.status(status))
+            where.append(claim_table.c.status == check.status(status))
         if model is not None:
-            where.append(ModelRow.model_id == model)
+            where.append(model_table.c.model_id == model)
         if recorded_by is not None:
-            where.append(ClaimRow.recorded_by == recorded_by)
+            where.append(claim_table.c.recorded_by == recorded_by)
         return self._claims(engine, where)
 
     def _claims(self, engine: str | None, where: list[Any]) -> tuple[Claim, ...]:
         with self._reading("cannot read claims") as connection:
             if engine is not None:
-                where = [*where, ClaimRow.engine_id == q.engine_id(connection, engine)]
+                where = [*where, claim_table.c.engine_id == q.engine_id(connection, engine)]
             rows = connection.execute(
                 q.claim_select()
                 .where(*where)
-                .order_by(EngineRow.name, ClaimRow.subject_key, ClaimRow.capability)
+                .order_by(engine_table.c.name, claim_table.c.subject_key, claim_table.c.capability)
             )
             return tuple(q.to_claim(row) for row in rows)
 
@@ -350,14 +350,14 @@ class Registry:
         History is kept by name, so it outlives deleted engines, models and rules and
         an unknown engine simply has no events.
         """
-        where: list[Any] = [ClaimEventRow.engine == engine]
+        where: list[Any] = [claim_event_table.c.engine == engine]
         if model is not None:
-            where.append(ClaimEventRow.subject_key == f"model:{model}")
+            where.append(claim_event_table.c.subject_key == f"model:{model}")
         if capability is not None:
-            where.append(ClaimEventRow.capability == capability)
+            where.append(claim_event_table.c.capability == capability)
         with self._reading("cannot read claim history") as connection:
             rows = connection.execute(
-                select(ClaimEventRow.__table__).where(*where).order_by(ClaimEventRow.id)
+                select(claim_event_table).where(*where).order_by(claim_event_table.c.id)
             )
             return tuple(q.to_event(row) for row in rows)
 
@@ -365,7 +365,7 @@ class Registry:
         """Return the capability vocabulary, by name."""
         with self._reading("cannot read capabilities") as connection:
             rows = connection.execute(
-                select(CapabilityRow.__table__).order_by(CapabilityRow.name)
+                select(capability_table).order_by(capability_table.c.name)
             ).all()
             return tuple(Capability(**row._mapping) for row in rows)
 
@@ -399,23 +399,20 @@ class Registry:
         ):
             raise InvalidInput(f"invalid limit {limit!r}: a positive integer")
         start = _start_of(since)
+
+        def newest(table: Table) -> q.AnySelect:
+            query = select(table)
+            if start is not None:
+                query = query.where(table.c.occurred_at >= start)
+            if by is not None:
+                query = query.where(table.c.actor == by)
+            if engine is not None:
+                query = query.where(table.c.engine == engine)
+            query = query.order_by(table.c.occurred_at.desc(), table.c.id.desc())
+            return query if limit is None else query.limit(limit)
+
         with self._reading("cannot read the change log") as connection:
-            claims = select(ClaimEventRow.__table__)
-            changes = select(ChangeEventRow.__table__)
-            for table, query in ((ClaimEventRow, claims), (ChangeEventRow, changes)):
-                if start is not None:
-                    query = query.where(table.occurred_at >= start)
-                if by is not None:
-                    query = query.where(table.actor == by)
-                if engine is not None:
-                    query = query.where(table.engine == engine)
-                query = query.order_by(table.occurred_at.desc(), table.id.desc())
-                if limit is not None:
-                    query = query.limit(limit)
-                if table is ClaimEventRow:
-                    claims = query
-                else:
-                    changes = query
+            claims, changes = newest(claim_event_table), newest(change_event_table)
             entries = [q.claim_log_entry(row) for row in connection.execute(claims)]
             entries += [q.change_log_entry(row) for row in connection.execute(changes)]
         entries.sort(key=lambda e: e.occurred_at, reverse=True)
@@ -442,22 +439,24 @@ class Registry:
         """
         where: list[Any] = []
         if status is not None:
-            where.append(ClaimRow.status == check.status(status))
+            where.append(claim_table.c.status == check.status(status))
         if capability is not None:
-            where.append(ClaimRow.capability == capability)
+            where.append(claim_table.c.capability == capability)
         if enabling:
             top = evidence_rank("live-verified")
             weaker = [s for s in EVIDENCE_STATUSES if evidence_rank(s) < top]
             where += [
-                ClaimRow.value.is_(True),
-                ClaimRow.capability.in_(NATIVE_MEDIA_CAPABILITIES),
-                ClaimRow.status.in_(weaker),
+                claim_table.c.value.is_(True),
+                claim_table.c.capability.in_(NATIVE_MEDIA_CAPABILITIES),
+                claim_table.c.status.in_(weaker),
             ]
         if stale_days is not None:
             if type(stale_days) is not int or not 0 <= stale_days <= 36500:
                 raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
             cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
-            where.append(or_(ClaimRow.verified_at.is_(None), ClaimRow.verified_at < cutoff))
+            where.append(
+                or_(claim_table.c.verified_at.is_(None), claim_table.c.verified_at < cutoff)
+            )
         return self._claims(engine, where)
 
     # -- writes: each one a transaction of its own (use ``batch()`` for several) ------

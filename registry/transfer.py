@@ -24,9 +24,9 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from ._seed import SeedData, apply_document, load_seed, parse_documents
 from .errors import InvalidSeed
-from .models import CapabilityRow, EngineRow
 from .records import Claim, EngineSnapshot
 from .store import Registry
+from .tables import capability_table, engine_table
 
 __all__ = [
     "Change",
@@ -83,7 +83,7 @@ def export(registry: Registry, engines: Sequence[str] | None = None) -> Document
 
 def _export(connection: Connection, engines: Sequence[str] | None) -> Document:
     names = (
-        list(connection.scalars(select(EngineRow.name).order_by(EngineRow.name)))
+        list(connection.scalars(select(engine_table.c.name).order_by(engine_table.c.name)))
         if engines is None
         else sorted(set(engines))
     )
@@ -96,7 +96,7 @@ def _export(connection: Connection, engines: Sequence[str] | None) -> Document:
                 "gates": row.gates,
             }
         )
-        for row in connection.execute(select(CapabilityRow).order_by(CapabilityRow.name))
+        for row in connection.execute(select(capability_table).order_by(capability_table.c.name))
     ]
     tables = [_engine_table(q.snapshot(connection, name)) for name in names]
     return _drop_empty({"capability": capabilities, "engine": tables})

@@ -1,12 +1,14 @@
 """The registry's fixed vocabularies, importable without the database layer.
 
-``toolwire.registry.models`` re-exports them; the CLI reads them from here to build
-its option choices without importing SQLAlchemy.
+The schema (``toolwire.registry.tables``) checks them in the database; the CLI reads
+them from here to build its option choices without importing SQLAlchemy.
 """
 
 from __future__ import annotations
 
 from toolwire.convert import KINDS
+
+from .errors import InvalidStatus
 
 __all__ = [
     "CHANGE_ACTIONS",
@@ -19,6 +21,7 @@ __all__ = [
     "OBSERVATION_OUTCOMES",
     "OBSERVATION_SCENARIOS",
     "VALUE_KINDS",
+    "evidence_rank",
 ]
 
 #: Evidence statuses, strongest first.
@@ -44,3 +47,16 @@ OBSERVATION_SCENARIOS: tuple[str, ...] = (
 #: How a probe ended: the model read the challenge, ignored the media, the endpoint
 #: rejected the request shape (4xx), or an error that says nothing about the capability.
 OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
+
+
+def evidence_rank(status: str) -> int:
+    """Return the strength of an evidence status: 3 live-verified … 0 unverified.
+
+    :raises InvalidStatus: for a string that is not an evidence status.
+    """
+    try:
+        return len(EVIDENCE_STATUSES) - 1 - EVIDENCE_STATUSES.index(status)
+    except ValueError:
+        raise InvalidStatus(
+            f"unknown evidence status {status!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
+        ) from None

@@ -15,11 +15,11 @@ from urllib.parse import urlsplit, urlunsplit
 from toolwire.convert import ToolResult, carries_native, wire_options
 
 from ..errors import InvalidInput, RegistryError
-from ..models import OBSERVATION_SCENARIOS
 from ..observations import Observation, claim_from_observation, record_observation
 from ..records import Claim
 from ..resolver import Resolver
 from ..store import Registry
+from ..vocab import OBSERVATION_SCENARIOS
 from . import _challenge
 from ._wires import API, TOOL_NAME, Turn
 

@@ -230,6 +230,34 @@ def test_main_is_importable_without_the_database_layer() -> None:
     assert main.commands  # every noun is registered
 
 
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        (["resolve", "openai", "gpt-4o"], "wire: openai"),
+        (["format", "anthropic", "claude-sonnet-4-5", "examples/report.json"], '"tool_result"'),
+    ],
+)
+def test_reading_commands_on_a_ready_database_load_neither_the_orm_nor_alembic(
+    url: str, command: list[str], printed: str
+) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; from toolwire.registry.cli import main\n"
+        f"try: main({['--database-url', url, *command]!r})\n"
+        "except SystemExit as end: assert not end.code, end.code\n"
+        "print(sorted(m for m in ('sqlalchemy.orm', 'alembic') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert printed in out.stdout  # the command did its work
+
+
 def test_columns_and_wide(runner: CliRunner, url: str) -> None:
     out = ok(run(runner, url, "engine", "list", "--columns", "name,kind"))
     assert out.splitlines()[0].split() == ["NAME", "KIND"]

@@ -113,3 +113,29 @@ def test_repr_hides_the_password(tmp_path: Path) -> None:
         assert "secret" not in repr(registry)
     finally:
         registry.close()
+
+
+def test_the_revision_of_a_ready_database_is_one_query(seeded_database_url: str) -> None:
+    engine = db.create_engine(seeded_database_url)
+    seen: list[str] = []
+    try:
+        with engine.connect():
+            pass  # the connection's own setup (pragmas) is not part of the check
+        sa.event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+        assert db.current_revision(engine) == db.head_revision()
+    finally:
+        engine.dispose()
+    queries = [s for s in seen if s.strip().upper() not in ("BEGIN", "COMMIT", "ROLLBACK")]
+    assert queries == [f"SELECT version_num FROM {db.VERSION_TABLE}"]
+
+
+def test_the_revision_of_an_empty_database_is_none(database_url: str) -> None:
+    engine = db.create_engine(database_url)
+    try:
+        db.create_sqlite_file(engine)
+        assert db.current_revision(engine) is None
+        with engine.begin() as connection:  # the failed first query left nothing open
+            connection.execute(sa.text("CREATE TABLE other (id INTEGER)"))
+        assert db.current_revision(engine) is None
+    finally:
+        engine.dispose()

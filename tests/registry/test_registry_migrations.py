@@ -1,10 +1,15 @@
-"""Migrations: one head, up from empty, down and up again, schema matches the models."""
+"""Migrations: one head, up from empty, down and up again, schema matches the tables.
+
+A new database is created from the tables directly (``bootstrap.create_schema``); the
+tests below hold it to what the migrations build, structure and rows.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -13,9 +18,9 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from toolwire.registry import db
-from toolwire.registry.bootstrap import ensure_ready
+from toolwire.registry.bootstrap import create_schema, ensure_ready
 from toolwire.registry.errors import DatabaseError
-from toolwire.registry.models import Base
+from toolwire.registry.tables import metadata
 
 TABLES = {
     "capability",
@@ -103,7 +108,7 @@ def test_models_match_migrated_schema(engine: Engine) -> None:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "include_object": ours}
         )
-        diffs = compare_metadata(context, Base.metadata)
+        diffs = compare_metadata(context, metadata)
     assert diffs == []
 
 
@@ -178,3 +183,106 @@ def test_bedrock_migration_adds_the_seventh_wire_and_keeps_it_while_used(engine:
     assert set(_wires(engine)) == WIRES  # still named by an engine: kept
     db.upgrade(engine)
     assert set(_wires(engine)) == WIRES
+
+
+def _structure(engine: Engine) -> dict[str, dict[str, Any]]:
+    """Return every table of the database as reflected: columns, keys, indexes, checks."""
+    inspector = sa.inspect(engine)
+    dialect = engine.dialect
+
+    def column(found: dict[str, Any]) -> dict[str, Any]:
+        return {**found, "type": found["type"].compile(dialect)}
+
+    def by_name(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return sorted(items, key=lambda item: str(item.get("name")))
+
+    def check(found: dict[str, Any]) -> dict[str, Any]:
+        # SQLite keeps each CREATE TABLE as written: compare the condition, not its spacing
+        return {**found, "sqltext": " ".join(str(found["sqltext"]).split())}
+
+    return {
+        table: {
+            "columns": [column(c) for c in inspector.get_columns(table)],
+            "primary_key": inspector.get_pk_constraint(table),
+            "foreign_keys": by_name(inspector.get_foreign_keys(table)),
+            "indexes": by_name(inspector.get_indexes(table)),
+            "unique": by_name(inspector.get_unique_constraints(table)),
+            "checks": by_name([check(c) for c in inspector.get_check_constraints(table)]),
+        }
+        for table in sorted(inspector.get_table_names())
+    }
+
+
+def _fixed_rows(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+    """Return the rows a new database holds before seeding (timestamps left out)."""
+    queries = {
+        "wire": "SELECT name, description FROM wire ORDER BY name",
+        "registry_state": "SELECT id, revision FROM registry_state",
+        db.VERSION_TABLE: f"SELECT version_num FROM {db.VERSION_TABLE}",
+    }
+    with engine.connect() as connection:
+        return {
+            table: [tuple(row) for row in connection.execute(sa.text(sql))]
+            for table, sql in queries.items()
+        }
+
+
+@pytest.fixture
+def created(second_database_url: str) -> Iterator[Engine]:
+    """An empty database given the head schema by create_schema, not by migrations."""
+    made = db.create_engine(second_database_url)
+    db.create_sqlite_file(made)
+    with db.migration_connection(made) as connection:
+        create_schema(connection)
+    yield made
+    made.dispose()
+
+
+def test_created_schema_equals_the_migrated_one(engine: Engine, created: Engine) -> None:
+    db.upgrade(engine)
+    migrated, made = _structure(engine), _structure(created)
+    assert set(made) == {*TABLES, db.VERSION_TABLE}
+    assert set(migrated) == set(made)
+    for table in migrated:  # one table at a time, so a failure names it
+        assert made[table] == migrated[table], table
+    # the comparison sees what it should: named constraints, indexes, types, defaults
+    claim_event = made["claim_event"]
+    assert {c["name"]: c["nullable"] for c in claim_event["columns"]}["new_value"] is True
+    assert "set" in str({c["name"]: c["default"] for c in claim_event["columns"]}["action"])
+    assert "ck_claim_event_action" in {c["name"] for c in claim_event["checks"]}
+    assert {i["name"] for i in made["claim"]["indexes"]} >= {"ix_claim_capability"}
+    assert made["claim"]["foreign_keys"][0]["options"].get("ondelete") == "CASCADE"
+
+
+def test_created_schema_holds_the_migrated_rows(engine: Engine, created: Engine) -> None:
+    db.upgrade(engine)
+    assert _fixed_rows(created) == _fixed_rows(engine)
+    assert _fixed_rows(created)[db.VERSION_TABLE] == [(db.head_revision(),)]
+    assert {name for name, _ in _fixed_rows(created)["wire"]} == WIRES
+
+
+def test_a_new_database_is_created_without_alembic(database_url: str) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from toolwire.registry import Registry; "
+        f"r = Registry({database_url!r}); r.close(); "
+        "print(sorted(m for m in ('alembic', 'sqlalchemy.orm') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    engine = db.create_engine(database_url)
+    try:
+        assert db.current_revision(engine) == db.head_revision()
+        with engine.connect() as connection:
+            assert connection.scalar(sa.text("SELECT count(*) FROM engine"))
+    finally:
+        engine.dispose()
+
+
+def test_a_database_behind_head_is_still_migrated(engine: Engine) -> None:
+    db.upgrade(engine, "0004")
+    assert ensure_ready(engine) is True
+    assert db.current_revision(engine) == db.head_revision()
+    assert _tables(engine) == TABLES

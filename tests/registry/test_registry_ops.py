@@ -278,12 +278,14 @@ def test_wrong_typed_library_arguments_are_typed_errors(registry: Registry) -> N
 
 def test_a_claim_from_before_the_vocabulary_can_be_retracted(registry: Registry) -> None:
     from sqlalchemy import insert, select
-    from toolwire.registry.models import ClaimRow, EngineRow, utcnow
+    from toolwire.registry.tables import claim_table, engine_table, utcnow
 
     with registry._write_engine.begin() as connection:  # as a registry before 0003 holds it
-        engine_id = connection.scalar(select(EngineRow.id).where(EngineRow.name == "openai"))
+        engine_id = connection.scalar(
+            select(engine_table.c.id).where(engine_table.c.name == "openai")
+        )
         connection.execute(
-            insert(ClaimRow).values(
+            insert(claim_table).values(
                 engine_id=engine_id,
                 subject_key="engine",
                 capability="image_inputs",

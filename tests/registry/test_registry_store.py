@@ -20,8 +20,8 @@ from toolwire.registry.errors import (
     UnknownEngine,
     UnknownRule,
 )
-from toolwire.registry.models import EVIDENCE_STATUSES, evidence_rank
 from toolwire.registry.store import Registry
+from toolwire.registry.vocab import EVIDENCE_STATUSES, evidence_rank
 
 CLAIM: dict[str, Any] = {"status": "documented", "evidence": "docs say so", "recorded_by": "ops"}
 
