@@ -9,7 +9,7 @@ from ._hoist import hoist
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import _PLANS, TABLE, plan
+from .wires import _DEFAULT_PLANS, _PLANS, TABLE, plan
 
 __all__ = [
     "KINDS",
@@ -94,7 +94,15 @@ def format_tool_results(
     try:  # the hot path: one lookup, as in ToolResult.to
         if unknown:
             raise KeyError
-        block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
+        if (
+            image_input is None
+            and native_pdf is None
+            and source_blocks is None
+            and response_tag is None
+        ):
+            block, resolved = _DEFAULT_PLANS[wire]
+        else:
+            block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
     except (KeyError, TypeError):
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set

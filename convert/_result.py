@@ -10,7 +10,7 @@ from . import _items, _values
 from ._options import as_flag
 from ._values import canonical_json
 from .errors import InvalidToolResult
-from .wires import _PLANS, plan
+from .wires import _DEFAULT_PLANS, _PLANS, plan
 
 __all__ = ["ToolResult"]
 
@@ -257,7 +257,17 @@ class ToolResult:
         try:  # the hot path: one lookup, no further call
             if unknown:
                 raise KeyError
-            block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
+            if (
+                image_input is None
+                and native_pdf is None
+                and source_blocks is None
+                and response_tag is None
+            ):
+                block, resolved = _DEFAULT_PLANS[wire]
+            else:
+                block, resolved = _PLANS[
+                    (wire, image_input, native_pdf, source_blocks, response_tag)
+                ]
         except (KeyError, TypeError):
             block, resolved = plan(
                 wire, image_input, native_pdf, source_blocks, response_tag, unknown

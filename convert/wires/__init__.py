@@ -25,10 +25,15 @@ Plan = tuple[Callable[[Any, Options], Any], Options]
 #: Stands for an option the caller did not pass (None is not a valid value).
 UNSET: Any = None
 
-# (wire, image_input, native_pdf, source_blocks, response_tag) -> (block, options).
-# Callers repeat the same few combinations, so a call costs one dictionary lookup.
+# wire -> (block, options) when no option is given, the usual call (a string key is
+# the cheapest lookup); and (wire, image_input, native_pdf, source_blocks,
+# response_tag) -> (block, options): callers repeat the same few combinations, so a
+# call costs one dictionary lookup.
+_DEFAULT_PLANS: dict[object, Plan] = {
+    name: (wire.block, wire.defaults) for name, wire in TABLE.items()
+}
 _PLANS: dict[tuple[object, ...], Plan] = {
-    (name, UNSET, UNSET, UNSET, UNSET): (wire.block, wire.defaults) for name, wire in TABLE.items()
+    (name, UNSET, UNSET, UNSET, UNSET): found for name, found in _DEFAULT_PLANS.items()
 }
 _PLANS_MAX = 1024
 

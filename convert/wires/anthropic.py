@@ -72,9 +72,13 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     """Return the ``tool_result`` block for ``result``."""
     texts = result._texts
     if texts:  # all plain text: nothing depends on the options (a loop beats a comprehension)
-        texts_out: list[dict[str, Any]] = []
-        for text in texts:
-            texts_out.append({"type": "text", "text": text})
+        texts_out: list[dict[str, Any]]
+        if len(texts) == 1:  # the usual tool output: one text
+            texts_out = [{"type": "text", "text": texts[0]}]
+        else:
+            texts_out = []
+            for text in texts:
+                texts_out.append({"type": "text", "text": text})
         fast: dict[str, Any] = {
             "type": "tool_result",
             "tool_use_id": result.id,
