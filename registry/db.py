@@ -19,6 +19,7 @@ import os
 import re
 import sqlite3
 import sys
+import time
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -155,7 +156,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int, *, wal: bool = True)
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if wal:
-                cursor.execute("PRAGMA journal_mode = WAL")
+                _journal_mode_wal(cursor, busy_timeout_ms)
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
@@ -165,6 +166,24 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int, *, wal: bool = True)
     def _on_begin(connection: Connection) -> None:
         writing = connection.get_execution_options().get(_WRITE_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+def _journal_mode_wal(cursor: sqlite3.Cursor, busy_timeout_ms: int) -> None:
+    """Switch the database to WAL, waiting out another connection that switches it too.
+
+    On a new, empty file, connections that set WAL at the same moment get "database
+    is locked" at once: SQLite does not wait there (the busy timeout is not used).
+    Once one has switched, the mode is in the file and setting it again is a read.
+    """
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
 
 
 @contextlib.contextmanager

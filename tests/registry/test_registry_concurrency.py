@@ -63,14 +63,17 @@ def _start_together(processes: list[subprocess.Popen[str]]) -> None:
         process.stdin.close()
 
 
-def _finish(process: subprocess.Popen[str]) -> str:
-    assert process.stdout is not None and process.stderr is not None
-    out, err = process.stdout.read(), process.stderr.read()
-    process.wait(timeout=120)
-    process.stdout.close()
-    process.stderr.close()
-    assert process.returncode == 0, err
-    return out
+def _finish(processes: list[subprocess.Popen[str]]) -> list[str]:
+    """Wait for every process and close its pipes, then check each exited 0; their outputs."""
+    done = []
+    for process in processes:  # stdin is closed already (_start_together)
+        assert process.stdout is not None and process.stderr is not None
+        with process.stdout, process.stderr:
+            out, err = process.stdout.read(), process.stderr.read()
+        done.append((process.wait(timeout=120), out, err))
+    for returncode, _, err in done:
+        assert returncode == 0, err
+    return [out for _, out, _ in done]
 
 
 def test_two_writers_and_a_reader_lose_nothing(registry: Registry) -> None:
@@ -86,8 +89,7 @@ def test_two_writers_and_a_reader_lose_nothing(registry: Registry) -> None:
         seen.append(registry.revision())
         snapshot = registry.engine_snapshot("openai")
         assert snapshot.revision >= seen[-1]
-    for writer in writers:
-        _finish(writer)
+    _finish(writers)
 
     assert seen == sorted(seen), "the revision never goes back"
     assert registry.revision() == start_revision + 2 * CLAIMS_PER_WRITER
@@ -103,7 +105,7 @@ def test_two_writers_and_a_reader_lose_nothing(registry: Registry) -> None:
 def test_concurrent_first_use_sets_up_once(database_url: str) -> None:
     processes = [_spawn(SETUP, database_url) for _ in range(3)]
     _start_together(processes)
-    revisions = {_finish(process).strip() for process in processes}
+    revisions = {out.strip() for out in _finish(processes)}
     assert revisions == {"1"}, "one seeding transaction, seen by everyone"
     with Registry(database_url, setup=False) as registry:
         events = registry.claim_history("anthropic")

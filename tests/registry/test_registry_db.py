@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -57,6 +60,45 @@ def test_sqlite_connections_are_set_up_for_concurrency(tmp_path: Path) -> None:
         assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000}
     finally:
         engine.dispose()
+
+
+def _connect_when_all_are_ready(url: str, barrier: Any, failures: Any) -> None:
+    engine = db.create_engine(url)
+    barrier.wait()
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    except Exception as error:
+        failures.put(f"{type(error).__name__}: {error}")
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="forks the processes")
+def test_processes_switching_a_new_file_to_wal_at_once_all_succeed(tmp_path: Path) -> None:
+    # SQLite answers "database is locked" at once, without the busy timeout, to
+    # processes that set WAL on a new file at the same moment; they must wait instead.
+    context = multiprocessing.get_context("fork")
+    failures = context.SimpleQueue()
+    for round_ in range(10):
+        path = tmp_path / f"race-{round_}.sqlite3"
+        path.touch()
+        barrier = context.Barrier(4)
+        processes = [
+            context.Process(
+                target=_connect_when_all_are_ready, args=(f"sqlite:///{path}", barrier, failures)
+            )
+            for _ in range(4)
+        ]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join(timeout=60)
+            assert process.exitcode == 0
+    found = []
+    while not failures.empty():
+        found.append(failures.get())
+    assert found == []
 
 
 def test_write_transactions_take_the_lock_at_begin(tmp_path: Path) -> None:
