@@ -152,25 +152,22 @@ def _magic(head: bytes) -> str | None:
 def look(data: object) -> tuple[int | None, str | None]:
     """Return ``(screen(data), sniff(data))``, the sniff None when the screen fails (O(1)).
 
-    The usual payload (padded, at least 20 symbols, no whitespace or padding in
-    its first 16) gets one strict decode of its first 16 symbols, which checks
-    their alphabet and gives the leading bytes, and one of its final quantum.
+    The usual payload (at least 20 symbols, no whitespace or padding in its first
+    16) gets one strict decode of those 16 symbols, which checks their alphabet
+    and gives the leading bytes; the rest of the screen is :func:`screen`'s.
     Anything else takes :func:`screen` and :func:`sniff` as they are.
     """
-    if type(data) is str and data.isascii() and not len(data) % 4 and len(data) >= 20:
+    if type(data) is str and data.isascii() and len(data) >= 20:
         head64 = data[:16]
-        quantum = data[-4:]
         if "=" not in head64:
             try:
                 head = binascii.a2b_base64(head64, strict_mode=True)
-                binascii.a2b_base64(quantum, strict_mode=True)
             except binascii.Error:
-                pass
-            else:  # both decoded: the alphabet holds and padding is only at the end
-                pads = quantum.count("=")
-                if pads and _VALUE[quantum[3 - pads]] & (0x0F if pads == 2 else 0x03):
-                    return None, None  # a final quantum with set trailing bits
-                return len(data) // 4 * 3 - pads, _magic(head)
+                head = b""
+            if head:
+                core = _core(data)
+                if core is not None and _in_alphabet(data[-4:].rstrip("=")):
+                    return core * 3 // 4, _magic(head)
     size = screen(data)
     return size, None if size is None else sniff(data)  # type: ignore[arg-type]
 
