@@ -1,7 +1,8 @@
-"""Locate the per-user data directory (stdlib only)."""
+"""Locate the per-user data directory, and say how to install an extra (stdlib only)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -28,3 +29,27 @@ def user_data_dir(*, platform: str | None = None, environ: Mapping[str, str] | N
     # The XDG spec says relative paths are invalid and must be ignored.
     base_path = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base_path / APP_NAME
+
+
+def install_hint(extra: str) -> str:
+    """Return the pip command that adds the ``extra`` to this installation of toolwire.
+
+    From a checkout (an editable or a local-directory install) that is the checkout's
+    path with the extra (``pip install -e '/src/toolwire[probe]'``); from an index,
+    ``pip install 'toolwire[probe]'``.
+    """
+    from importlib import metadata
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        raw = metadata.distribution("toolwire").read_text("direct_url.json")
+        origin = json.loads(raw) if raw else {}
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    dir_info = origin.get("dir_info") if isinstance(origin, dict) else None
+    if isinstance(url, str) and url.startswith("file://") and isinstance(dir_info, dict):
+        path = unquote(urlsplit(url).path)
+        editable = "-e " if dir_info.get("editable") else ""
+        return f"pip install {editable}'{path}[{extra}]'"
+    return f"pip install 'toolwire[{extra}]'"

@@ -152,7 +152,9 @@ def actor(value: object, what: str = "recorded_by") -> str:
     :raises InvalidInput: when empty, multi-line or longer than 128 characters.
     """
     if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
-        raise InvalidInput(f"invalid {what} {value!r}: a non-empty name, one line, at most 128")
+        raise InvalidInput(
+            f"invalid {what} {value!r}: a non-empty name, one line, at most 128 characters"
+        )
     return text(value, what)
 
 

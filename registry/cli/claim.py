@@ -12,6 +12,7 @@ from ._common import (
     CLAIM_COLUMNS,
     Context,
     actor_option,
+    check_filters,
     echo,
     emit,
     format_option,
@@ -116,7 +117,9 @@ def set_(
 @click.argument("capability")
 @click.option("--model", default=None, help="Retract this model's claim.")
 @_rule_option
-@click.option("--evidence", required=True, help="Why the claim goes (kept in the history).")
+@click.option("--reason", default=None, help="Why the claim goes (kept in the history).")
+# the option's first name, kept working for the scripts that use it
+@click.option("--evidence", default=None, hidden=True, help="The old name of --reason.")
 @actor_option
 @format_option
 @pass_ctx
@@ -126,20 +129,33 @@ def unset(
     capability: str,
     model: str | None,
     rule: str | None,
-    evidence: str,
+    reason: str | None,
+    evidence: str | None,
     actor: str | None,
     fmt: str,
 ) -> None:
     """Retract a claim: the next, less specific claim decides from then on."""
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
+    if reason is not None and evidence is not None:
+        raise click.UsageError("give --reason once (--evidence is its old name)")
+    why = reason if reason is not None else evidence
+    if why is None:
+        raise click.UsageError("Missing option '--reason': say why the claim goes")
     claim = obj.registry().unset_claim(
         engine,
         capability,
         model=model,
         rule=rule,
-        evidence=evidence,
+        evidence=why,
         recorded_by=who(actor),
+    )
+    where = f"model {claim.model}" if claim.model else (f"rule:{claim.rule}" if claim.rule else "")
+    value = "true" if claim.value else "false"
+    echo(
+        f"retracted the {capability} claim ({value}, {claim.status}) on "
+        + (f"{where} of {engine}" if where else f"engine {engine}"),
+        err=True,
     )
     emit([claim], fmt, CLAIM_COLUMNS)
 
@@ -153,6 +169,8 @@ def unset(
 def history(obj: Context, engine: str, model: str | None, capability: str | None, fmt: str) -> None:
     """Show every change to an engine's claims, oldest first."""
     events = obj.registry().claim_history(engine, model=model, capability=capability)
+    if not events:
+        check_filters(obj, engine=engine, model=model, capability=capability)
     emit(events, fmt, EVENT_COLUMNS)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .._output import as_row
-from ._common import Context, emit, format_option, pass_ctx
+from ._common import Context, check_filters, emit, format_option, pass_ctx
 
 COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reason")
 
@@ -40,6 +40,8 @@ def log(
 
     start = None if since is None else since.replace(tzinfo=UTC)
     entries = obj.registry().log(since=start, by=actor, engine=engine, limit=limit)
+    if not entries:
+        check_filters(obj, engine=engine)
     emit([_row(e, fmt) for e in entries], fmt, COLUMNS)
 
 

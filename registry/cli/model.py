@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from toolwire.convert import WIRES
 
-from .._output import as_row
+from .._output import as_row, plural
 from ._common import (
     MODEL_COLUMNS,
     RULE_COLUMNS,
@@ -99,7 +99,11 @@ def remove(
     obj: Context, engine: str, model: str, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove a recorded model and its claims (the id then resolves by rules again)."""
-    removed = obj.registry().remove_model(engine, model, recorded_by=who(actor), reason=reason)
+    registry = obj.registry()
+    before = registry.model(engine, model)
+    removed = registry.remove_model(engine, model, recorded_by=who(actor), reason=reason)
+    claims = len(before.claims) if before is not None else 0
+    echo(f"removed model {model} from {engine} with {plural(claims, 'claim')}", err=True)
     emit([removed], fmt, MODEL_COLUMNS)
 
 

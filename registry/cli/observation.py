@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..vocab import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS
-from ._common import Context, emit, format_option, pass_ctx
+from ._common import Context, NameChoice, check_filters, emit, format_option, pass_ctx
 
 #: The table's columns; JSON and CSV carry every field of an observation.
 OBSERVATION_COLUMNS = (
@@ -32,10 +32,16 @@ def observation_group() -> None:
 @click.argument("engine", required=False)
 @click.option("--model", default=None, help="Only this model.")
 @click.option(
-    "--scenario", type=click.Choice(OBSERVATION_SCENARIOS), default=None, help="Only this scenario."
+    "--scenario",
+    type=NameChoice("scenario", OBSERVATION_SCENARIOS),
+    default=None,
+    help="Only this scenario.",
 )
 @click.option(
-    "--outcome", type=click.Choice(OBSERVATION_OUTCOMES), default=None, help="Only this outcome."
+    "--outcome",
+    type=NameChoice("outcome", OBSERVATION_OUTCOMES),
+    default=None,
+    help="Only this outcome.",
 )
 @format_option
 @pass_ctx
@@ -55,6 +61,8 @@ def observation_list(
     found = obs.list_observations(
         obj.registry(), engine, model=model, scenario=scenario, outcome=outcome
     )
+    if not found:
+        check_filters(obj, engine=engine, model=model)
     every = tuple(f.name for f in fields(obs.Observation))
     emit(found, fmt, OBSERVATION_COLUMNS if fmt == "table" else every)
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import click
 from toolwire.convert import WIRES
 
+from .._output import plural
 from ._common import (
     RULE_COLUMNS,
     Context,
     actor_option,
+    echo,
     emit,
     format_option,
     pass_ctx,
@@ -81,7 +83,12 @@ def remove(
     obj: Context, engine: str, rule: str, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove RULE (rule:N, N or its pattern) and its claims; the history keeps them."""
-    removed = obj.registry().remove_rule(engine, rule, recorded_by=who(actor), reason=reason)
+    registry = obj.registry()
+    before = {r.id: r for r in registry.rules(engine)}
+    removed = registry.remove_rule(engine, rule, recorded_by=who(actor), reason=reason)
+    found = before.get(removed.id)
+    claims = len(found.claims) if found is not None else 0
+    echo(f"removed rule:{removed.id} from {engine} with {plural(claims, 'claim')}", err=True)
     emit([rule_row(removed)], fmt, RULE_COLUMNS)
 
 

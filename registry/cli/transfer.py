@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from .._output import plural
 from ._common import (
     Context,
     actor_option,
@@ -63,7 +64,7 @@ def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -
     for change in report.changes:
         echo(str(change))
     verb = "would change" if dry_run else "changed"
-    echo(f"{file.name}: {verb} {len(report.changes)} entries", err=True)
+    echo(f"{file.name}: {verb} {plural(len(report.changes), 'entry', 'entries')}", err=True)
 
 
 @click.command(name="diff")
