@@ -41,11 +41,16 @@ def install_hint(extra: str) -> str:
     from importlib import metadata
     from urllib.parse import unquote, urlsplit
 
-    try:
-        raw = metadata.distribution("toolwire").read_text("direct_url.json")
-        origin = json.loads(raw) if raw else {}
-    except (metadata.PackageNotFoundError, ValueError):
-        origin = {}
+    origin: object = {}
+    # (a checkout's own toolwire.egg-info, found first from its directory, has no origin)
+    for found in metadata.distributions(name="toolwire"):
+        raw = found.read_text("direct_url.json")
+        if raw:
+            try:
+                origin = json.loads(raw)
+            except ValueError:
+                continue
+            break
     url = origin.get("url", "") if isinstance(origin, dict) else ""
     dir_info = origin.get("dir_info") if isinstance(origin, dict) else None
     if isinstance(url, str) and url.startswith("file://") and isinstance(dir_info, dict):

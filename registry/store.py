@@ -114,6 +114,9 @@ class Registry:
                 db.create_sqlite_file(self._engine)  # 0600, before SQLite makes it
             else:
                 db.require_registry(self._engine)
+        except DatabaseError as error:
+            self._engine.dispose()
+            raise self._name_the_file(error) from error
         except BaseException:
             self._engine.dispose()
             raise
