@@ -38,7 +38,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
 from .records import Claim
@@ -78,9 +78,11 @@ PAGE_SIZE = 100
 STALE_DAYS = 180
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One capability of one row: the value and what decided it."""
+class Cell(NamedTuple):
+    """One capability of one row: the value and what decided it.
+
+    (A named tuple, not a frozen dataclass: a page of 10,000 models makes 70,000.)
+    """
 
     capability: str
     value: bool
@@ -97,8 +99,7 @@ class Cell:
     observation: Observation | None
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
     """An engine's own claims, one rule's claims, or one model's resolution.
 
     ``kind`` is ``engine``, ``rule`` or ``model``; ``name`` is empty for an engine,
@@ -249,65 +250,73 @@ def _model_row(
     cutoff: date,
 ) -> Row:
     cells = []
+    engine, model = resolution.engine, resolution.model
     for flag in columns:
         trace = resolution.trace[flag]
         claim = trace.claim
-        seen = latest.get((resolution.engine, resolution.model, flag))
-        state = "none" if claim is None else claim.status
-        if claim is not None:
-            checked = seen.observed_at.date() if seen is not None else claim.verified_at
-            if seen is not None and not agrees(claim.value, seen.outcome):
-                state = "conflict"
-            elif checked is not None and checked < cutoff:
-                state = "stale"
+        seen = latest.get((engine, model, flag)) if latest else None
+        value = trace.value
+        if claim is None:
+            cells.append(
+                Cell(flag, value, "none", value, None, trace.decided_by, None, None, None,
+                     trace.cleared_by, seen)
+            )  # fmt: skip
+            continue
+        state = claim.status
+        checked = seen.observed_at.date() if seen is not None else claim.verified_at
+        if seen is not None and not agrees(claim.value, seen.outcome):
+            state = "conflict"
+        elif checked is not None and checked < cutoff:
+            state = "stale"
         cells.append(
-            Cell(
-                capability=flag,
-                value=trace.value,
-                state=state,
-                unobserved=trace.value and seen is None,
-                status=trace.status,
-                decided_by=trace.decided_by,
-                evidence=claim.evidence if claim is not None else None,
-                source=claim.source if claim is not None else None,
-                verified_at=claim.verified_at if claim is not None else None,
-                cleared_by=trace.cleared_by,
-                observation=seen,
-            )
-        )
-    return Row(resolution.engine, "model", resolution.model, resolution.wire, tuple(cells))
+            Cell(flag, value, state, value and seen is None, claim.status, trace.decided_by,
+                 claim.evidence, claim.source, claim.verified_at, trace.cleared_by, seen)
+        )  # fmt: skip
+    return Row(engine, "model", model, resolution.wire, tuple(cells))
 
 
 def _payload(matrix: Matrix) -> dict[str, Any]:
     """Return the page's data: rows of compact cells, each detail stored once."""
     details: dict[tuple[Any, ...], int] = {}
+    seen_by_id: dict[int, Observation] = {}
+    state_index = {state: n for n, state in enumerate(STATES)}
     rows = []
     for row in matrix.rows:
         cells = []
         for cell in row.cells:
             seen = cell.observation
+            if seen is not None:
+                seen_by_id[seen.id] = seen
             key = (
                 cell.status,
                 cell.decided_by,
                 cell.evidence,
                 cell.source,
-                cell.verified_at.isoformat() if cell.verified_at else None,
+                cell.verified_at,
                 cell.cleared_by,
-                None
-                if seen is None
-                else (
-                    f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
-                    f"({seen.wire} wire, {seen.endpoint})"
-                ),
+                None if seen is None else seen.id,
             )
             index = details.setdefault(key, len(details))
-            cells.append([int(cell.value), STATES.index(cell.state), int(cell.unobserved), index])
+            cells.append([int(cell.value), state_index[cell.state], int(cell.unobserved), index])
         rows.append([row.engine, row.kind, row.name, row.wire, cells])
     fields = ("status", "decided_by", "evidence", "source", "verified_at", "cleared_by", "seen")
+
+    def detail(key: tuple[Any, ...]) -> dict[str, Any]:
+        found = dict(zip(fields, key, strict=True))
+        if found["verified_at"] is not None:
+            found["verified_at"] = found["verified_at"].isoformat()
+        if found["seen"] is not None:
+            seen = seen_by_id[found["seen"]]
+            found["seen"] = (
+                f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
+                f"({seen.wire} wire, {seen.endpoint})"
+            )
+        return found
+
     return {
         "capabilities": list(matrix.capabilities),
         "states": list(STATES),
-        "details": [dict(zip(fields, key, strict=True)) for key in details],
+        "details": [detail(key) for key in details],
         "rows": rows,
         "page_size": PAGE_SIZE,
     }

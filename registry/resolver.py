@@ -295,8 +295,12 @@ class Resolver:
         """
         if min_evidence is not None:
             check.status(min_evidence)
-        snapshot = self.registry.engine_snapshot(engine)
-        ids = sorted(snapshot.models) if models is None else [check.model_id(m) for m in models]
+        if models is None:
+            snapshot = self.registry.engine_snapshot(engine)
+            ids = sorted(snapshot.models)
+        else:
+            ids = [check.model_id(m) for m in models]
+            snapshot = self.registry.engine_snapshot(engine, models=ids)
         forms = self._wire_forms()
         return tuple(_decide(snapshot, model, None, min_evidence, forms) for model in ids)
 
