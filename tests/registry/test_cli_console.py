@@ -405,3 +405,86 @@ def test_the_library_reads_a_read_only_registry_too(shared_dir: Path) -> None:
         "writable); reads work; a write needs write access to the file and its directory",
     ]
     assert issubclass(ReadOnlyRegistry, RuntimeError)
+
+
+# -- format --report --------------------------------------------------------------------
+
+
+def _big_png_result(tmp_path: Path) -> Path:
+    import base64
+    import struct
+    import zlib
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        body = tag + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b"")
+    png += b"\x00" * (10 * 1024 * 1024 - len(png) + 5)  # padded past anthropic's limit
+    result = {
+        "content": [
+            {"type": "text", "text": "the chart"},
+            {"type": "image", "mimeType": "image/png", "data": base64.b64encode(png).decode()},
+        ]
+    }
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"id": "toolu_9", "name": "chart", "result": result}))
+    return path
+
+
+def test_format_report_says_why_an_item_became_a_placeholder(
+    runner: CliRunner, url: str, tmp_path: Path
+) -> None:
+    path = _big_png_result(tmp_path)
+    plain = run(runner, url, "format", "anthropic", "claude-sonnet-4-5", str(path))
+    reported = run(runner, url, "format", "anthropic", "claude-sonnet-4-5", str(path), "--report")
+    assert reported.exit_code == 0 and reported.stdout == plain.stdout  # the payload as before
+    assert "[image] image/png (10485" in reported.stdout
+    lines = reported.stderr.splitlines()
+    assert lines[0].split() == ["RESULT", "ITEM", "TYPE", "MIME", "SIZE", "OUTCOME", "REASON"]
+    assert lines[1].split() == ["toolu_9", "0", "text", "text"]
+    image = lines[2].split(None, 6)
+    assert image[:4] == ["toolu_9", "1", "image", "image/png"]
+    assert image[4].startswith("10485") and image[5:] == [
+        "bytes",
+        "placeholder  over the provider's size limit",
+    ]
+    document = json.loads(
+        ok(
+            run(
+                runner,
+                url,
+                *("format", "anthropic", "claude-sonnet-4-5", str(path)),
+                *("--report", "--format", "json"),
+            )
+        )
+    )
+    assert set(document) == {"messages", "report"}
+    assert document["messages"] == json.loads(plain.stdout)
+    (entry,) = document["report"]
+    assert (entry["result"], entry["id"], entry["name"]) == (0, "toolu_9", "chart")
+    assert [(i["type"], i["outcome"], i["reason"]) for i in entry["items"]] == [
+        ("text", "text", None),
+        ("image", "placeholder", "too_large"),
+    ]
+    assert entry["items"][1]["message"] == (
+        "image (image/png) not shown to the model (a placeholder instead): "
+        "over the provider's size limit"
+    )
+    # --format json without --report: the payload, as before
+    assert (
+        ok(
+            run(
+                runner,
+                url,
+                "format",
+                "anthropic",
+                "claude-sonnet-4-5",
+                str(path),
+                "--format",
+                "json",
+            )
+        )
+        == plain.stdout
+    )
