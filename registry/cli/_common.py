@@ -292,6 +292,67 @@ class NameChoice(click.Choice):  # type: ignore[type-arg]
         raise unknown_name(self.kind, str(value), map(str, self.choices))
 
 
+def _completion_registry(ctx: click.Context) -> Registry | None:
+    """Open the registry the command line names, for completion (None: there is none).
+
+    Nothing is created or migrated: completing a word must not set a database up.
+    """
+    from ..store import Registry
+
+    url = ctx.find_root().params.get("database_url")
+    try:
+        return Registry(url, setup=False, create=False)
+    except Exception:  # no registry there, or it cannot be read: nothing to offer
+        return None
+
+
+def _offer(
+    ctx: click.Context, incomplete: str, names: Callable[[Registry], Iterable[str]]
+) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    registry = _completion_registry(ctx)
+    if registry is None:
+        return []
+    try:
+        found = sorted(set(names(registry)))
+    except Exception:  # an unknown engine typed before, a database error: offer nothing
+        return []
+    finally:
+        registry.close()
+    return [CompletionItem(name) for name in found if name.startswith(incomplete)]
+
+
+def complete_engine(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete an engine name from the registry."""
+    return _offer(ctx, incomplete, lambda r: (e.name for e in r.engines()))
+
+
+def complete_capability(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete a capability name from the registry's vocabulary."""
+    return _offer(ctx, incomplete, lambda r: (c.name for c in r.capabilities()))
+
+
+def complete_model(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete a model id of the engine already typed: recorded ones and exact rules."""
+    engine = ctx.params.get("engine")
+    if not isinstance(engine, str):
+        # Completing an option's value (--model), click stops parsing at the option that
+        # lacks it and leaves the words before it in ctx.args; ENGINE is the first one in
+        # every command that takes a model.
+        given = [word for word in ctx.args if not word.startswith("-")]
+        if not given:
+            return []
+        engine = given[0]
+
+    def models(registry: Registry) -> Iterable[str]:
+        snapshot = registry.engine_snapshot(engine)
+        yield from snapshot.models
+        yield from (r.pattern for r in snapshot.rules if r.match == "exact")
+
+    return _offer(ctx, incomplete, models)
+
+
 def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
     """Print records (dataclasses or dicts) as a table, JSON or CSV.
 

@@ -18,6 +18,8 @@ from ._common import (
     Context,
     NameChoice,
     check_filters,
+    complete_capability,
+    complete_engine,
     cut,
     echo,
     emit,
@@ -48,8 +50,10 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
     default=None,
     help="Only claims with this evidence status.",
 )
-@click.option("--capability", default=None, help="Only this capability.")
-@click.option("--engine", default=None, help="Only this engine.")
+@click.option(
+    "--capability", shell_complete=complete_capability, default=None, help="Only this capability."
+)
+@click.option("--engine", shell_complete=complete_engine, default=None, help="Only this engine.")
 @click.option(
     "--enabling",
     is_flag=True,

@@ -13,6 +13,9 @@ from ._common import (
     Context,
     actor_option,
     check_filters,
+    complete_capability,
+    complete_engine,
+    complete_model,
     echo,
     emit,
     format_option,
@@ -50,10 +53,15 @@ def group() -> None:
 
 
 @group.command(name="set")
-@click.argument("engine")
-@click.argument("capability")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("capability", shell_complete=complete_capability)
 @click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
-@click.option("--model", default=None, help="Claim for this model id (recorded if new).")
+@click.option(
+    "--model",
+    shell_complete=complete_model,
+    default=None,
+    help="Claim for this model id (recorded if new).",
+)
 @_rule_option
 @click.option(
     "--status",
@@ -113,9 +121,11 @@ def set_(
 
 
 @group.command(name="unset")
-@click.argument("engine")
-@click.argument("capability")
-@click.option("--model", default=None, help="Retract this model's claim.")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("capability", shell_complete=complete_capability)
+@click.option(
+    "--model", shell_complete=complete_model, default=None, help="Retract this model's claim."
+)
 @_rule_option
 @click.option("--reason", default=None, help="Why the claim goes (kept in the history).")
 # the option's first name, kept working for the scripts that use it
@@ -161,9 +171,13 @@ def unset(
 
 
 @group.command(name="history")
-@click.argument("engine")
-@click.option("--model", default=None, help="Only this model's claims.")
-@click.option("--capability", default=None, help="Only this capability.")
+@click.argument("engine", shell_complete=complete_engine)
+@click.option(
+    "--model", shell_complete=complete_model, default=None, help="Only this model's claims."
+)
+@click.option(
+    "--capability", shell_complete=complete_capability, default=None, help="Only this capability."
+)
 @format_option
 @pass_ctx
 def history(obj: Context, engine: str, model: str | None, capability: str | None, fmt: str) -> None:

@@ -14,6 +14,7 @@ from ._common import (
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
     echo,
     echo_json,
     emit,
@@ -38,7 +39,7 @@ def list_(obj: Context, fmt: str) -> None:
 
 
 @group.command(name="show")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_engine)
 @format_option
 @pass_ctx
 def show(obj: Context, name: str, fmt: str) -> None:
@@ -85,7 +86,7 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_engine)
 @click.option(
     "--force", is_flag=True, help="Also remove its claims, models and rules (one transaction)."
 )

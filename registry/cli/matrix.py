@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 
 from ..vocab import EVIDENCE_STATUSES
-from ._common import Context, NameChoice, check_known, echo, pass_ctx
+from ._common import (
+    Context,
+    NameChoice,
+    check_known,
+    complete_capability,
+    complete_engine,
+    echo,
+    pass_ctx,
+)
 
 
 @click.command(name="matrix")
@@ -18,10 +26,17 @@ from ._common import Context, NameChoice, check_known, echo, pass_ctx
     default=None,
     help="Write the page to this file instead of stdout.",
 )
-@click.option("--engine", "engines", multiple=True, help="Only this engine (repeatable).")
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    shell_complete=complete_engine,
+    help="Only this engine (repeatable).",
+)
 @click.option(
     "--capability",
     "capabilities",
+    shell_complete=complete_capability,
     multiple=True,
     help="Only this capability's column (repeatable; default: every resolved flag).",
 )

@@ -11,6 +11,8 @@ from ._common import (
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
+    complete_model,
     echo,
     echo_json,
     emit,
@@ -27,7 +29,9 @@ def group() -> None:
 
 
 @group.command(name="list")
-@click.option("--engine", default=None, help="Only this engine's models.")
+@click.option(
+    "--engine", shell_complete=complete_engine, default=None, help="Only this engine's models."
+)
 @format_option
 @pass_ctx
 def list_(obj: Context, engine: str | None, fmt: str) -> None:
@@ -36,8 +40,8 @@ def list_(obj: Context, engine: str | None, fmt: str) -> None:
 
 
 @group.command(name="show")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @format_option
 @pass_ctx
 def show(obj: Context, engine: str, model: str, fmt: str) -> None:
@@ -71,7 +75,7 @@ def show(obj: Context, engine: str, model: str, fmt: str) -> None:
 
 
 @group.command(name="add")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("model")
 @click.option(
     "--wire", type=click.Choice(WIRES), default=None, help="Wire override for this model."
@@ -89,8 +93,8 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.option("--reason", default=None, help="Why it goes (kept in the history).")
 @actor_option
 @format_option

@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from ..vocab import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS
-from ._common import Context, NameChoice, check_filters, emit, format_option, pass_ctx
+from ._common import (
+    Context,
+    NameChoice,
+    check_filters,
+    complete_engine,
+    complete_model,
+    emit,
+    format_option,
+    pass_ctx,
+)
 
 #: The table's columns; JSON and CSV carry every field of an observation.
 OBSERVATION_COLUMNS = (
@@ -29,8 +38,8 @@ def observation_group() -> None:
 
 
 @observation_group.command(name="list")
-@click.argument("engine", required=False)
-@click.option("--model", default=None, help="Only this model.")
+@click.argument("engine", required=False, shell_complete=complete_engine)
+@click.option("--model", shell_complete=complete_model, default=None, help="Only this model.")
 @click.option(
     "--scenario",
     type=NameChoice("scenario", OBSERVATION_SCENARIOS),

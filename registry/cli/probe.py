@@ -12,14 +12,25 @@ import click
 
 from .._output import as_row, plural
 from ..vocab import OBSERVATION_SCENARIOS
-from ._common import Context, actor_option, echo, echo_json, emit, format_option, pass_ctx, who
+from ._common import (
+    Context,
+    actor_option,
+    complete_engine,
+    complete_model,
+    echo,
+    echo_json,
+    emit,
+    format_option,
+    pass_ctx,
+    who,
+)
 
 PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "excerpt")
 
 
 @click.command(name="probe")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.option(
     "--scenario",
     "scenarios",

@@ -11,7 +11,15 @@ from toolwire.convert import REASONS, WIRES, ToolResult, ToolwireError
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
-from ._common import Context, echo, echo_json, pass_ctx, text_or_json_option
+from ._common import (
+    Context,
+    complete_engine,
+    complete_model,
+    echo,
+    echo_json,
+    pass_ctx,
+    text_or_json_option,
+)
 
 if TYPE_CHECKING:
     from ..resolver import Resolution
@@ -40,8 +48,8 @@ _evidence_option = click.option(
 
 
 @click.command(name="resolve")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @_wire_option
 @_evidence_option
 @click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
@@ -112,8 +120,8 @@ _NAMED_WIRES = ("gemini", "ollama", "hermes")
 
 
 @click.command(name="format")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_wire_option
 @_evidence_option
@@ -192,7 +200,7 @@ def format_command(
     if not report:
         echo_json(payload)
         return
-    decisions = [
+    decisions: list[dict[str, Any]] = [
         {
             "result": index,
             "id": result.id,

@@ -10,6 +10,7 @@ from ._common import (
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
     echo,
     emit,
     format_option,
@@ -25,7 +26,7 @@ def group() -> None:
 
 
 @group.command(name="list")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @format_option
 @pass_ctx
 def list_(obj: Context, engine: str, fmt: str) -> None:
@@ -34,7 +35,7 @@ def list_(obj: Context, engine: str, fmt: str) -> None:
 
 
 @group.command(name="add")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("pattern")
 @click.option(
     "--regex/--exact",
@@ -73,7 +74,7 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("rule")
 @click.option("--reason", default=None, help="Why it goes (kept in the history).")
 @actor_option
@@ -93,7 +94,7 @@ def remove(
 
 
 @group.command(name="move")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("rule")
 @click.option("--position", required=True, type=click.IntRange(min=1), help="New 1-based position.")
 @click.option("--reason", default=None, help="Why it moves (kept in the history).")

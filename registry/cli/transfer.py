@@ -11,6 +11,7 @@ from .._output import plural
 from ._common import (
     Context,
     actor_option,
+    complete_engine,
     echo,
     echo_json,
     pass_ctx,
@@ -21,7 +22,13 @@ from ._common import (
 
 
 @click.command(name="export")
-@click.option("--engine", "engines", multiple=True, help="Only this engine (repeatable).")
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    shell_complete=complete_engine,
+    help="Only this engine (repeatable).",
+)
 @click.option(
     "-o",
     "--output",
