@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
+from ._output import plural
 from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
 from .records import Claim
 from .resolver import FLAGS, Resolution, Resolver
@@ -361,9 +362,9 @@ def render_html(matrix: Matrix) -> str:
         url=e(matrix.url),
         revision=matrix.revision,
         written=e(matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC")),
-        counts=e(f"{engines} engine{'s' * (engines != 1)}, {models} model{'s' * (models != 1)}"),
+        counts=e(f"{plural(engines, 'engine')}, {plural(models, 'model')}"),
         policy=policy,
-        stale=matrix.stale_days,
+        stale=plural(matrix.stale_days, "day"),
         legend=legend,
         head_cells=head_cells,
         columns=len(matrix.capabilities) + 3,
@@ -547,7 +548,7 @@ _PAGE = """<!DOCTYPE html>
 <p>registry <code id="registry-url">{url}</code>, revision <span id="revision">{revision}</span>,
 written <time id="written">{written}</time></p>
 <p>{counts}; each cell is the value the resolver gives that model;{policy} a claim
-checked more than {stale} days ago is stale.</p>
+checked more than {stale} ago is stale.</p>
 </header>
 <ul id="legend">
 {legend}

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .._output import plural
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     Context,
@@ -93,11 +94,7 @@ def matrix_command(
     output.write_text(text, encoding="utf-8")
     models = sum(1 for row in page.rows if row.kind == "model")
     engines_shown = len({row.engine for row in page.rows})
-    echo(
-        f"wrote {output}: {engines_shown} engine{'s' * (engines_shown != 1)}, "
-        f"{models} model{'s' * (models != 1)}",
-        err=True,
-    )
+    echo(f"wrote {output}: {plural(engines_shown, 'engine')}, {plural(models, 'model')}", err=True)
 
 
 COMMANDS = [matrix_command]
