@@ -51,6 +51,7 @@ from .vocab import EVIDENCE_STATUSES
 __all__ = [
     "LEGEND",
     "PAGE_SIZE",
+    "STALE_DAYS",
     "STATES",
     "Cell",
     "Matrix",

@@ -113,7 +113,7 @@ def _changes(obj: Context, against: str | None, seed: bool) -> list[Any]:
         base = seed_document()
         mine = export(obj.registry())
     elif "://" in (against or ""):
-        other = Context(against, obj.busy_timeout, explicit=True)
+        other = Context(against, obj.busy_timeout, explicit=True, origin="--against")
         try:
             base = export(other.registry())
         finally:

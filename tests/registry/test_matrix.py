@@ -360,3 +360,24 @@ def test_injected_text_is_shown_as_text_and_runs_nothing(
     view.page.get_by_role("button", name=HOSTILE_MODEL, exact=True).click()  # closes it again
     assert view.page.locator("#rows tr.detail").count() == 0
     assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def test_the_module_lists_its_public_names() -> None:
+    import ast
+
+    from toolwire.registry import matrix
+
+    def ruff_order(name: str) -> tuple[int, str]:
+        return (0 if name.isupper() else 1 if name[0].isupper() else 2), name
+
+    assert list(matrix.__all__) == sorted(matrix.__all__, key=ruff_order)
+    tree = ast.parse(Path(matrix.__file__).read_text(encoding="utf-8"))
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined |= {t.id for t in targets if isinstance(t, ast.Name)}
+    public = {name for name in defined if not name.startswith("_")} - {"__all__"}
+    assert public == set(matrix.__all__)
