@@ -211,6 +211,8 @@ def unknown_name(kind: str, value: str, known: Iterable[str]) -> click.ClickExce
     if not hint and names:
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
         hint = f"; known: {shown}"
+    elif not hint:
+        hint = f"; no {kind} is known here"
     return click.ClickException(f"unknown {kind} {value!r}{hint}")
 
 

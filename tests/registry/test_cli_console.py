@@ -148,6 +148,29 @@ def test_history_filters_know_removed_engines(runner: CliRunner, url: str) -> No
     assert out.splitlines()[-1] == "(none)"
 
 
+def test_a_filter_with_nothing_to_match_says_so(runner: CliRunner, url: str) -> None:
+    line = failed(run(runner, url, "observation", "list", "--model", "gpt-4oo"), code=1)
+    assert line == "Error: unknown model 'gpt-4oo'; no model is known here"
+
+
+def test_claim_unset_takes_reason_and_its_old_name_once(runner: CliRunner, url: str) -> None:
+    unset = ("claim", "unset", "anthropic", "source_blocks")
+    failed(run(runner, url, *unset), "Missing option '--reason'", code=2)
+    failed(
+        run(runner, url, *unset, "--reason", "a", "--evidence", "b"), "give --reason once", code=2
+    )
+    help_text = ok(run(runner, url, *unset, "--help"))
+    assert "--reason" in help_text and "--evidence" not in help_text  # a hidden alias
+    said(
+        run(runner, url, *unset, "--reason", "the endpoint dropped them"),
+        "retracted the source_blocks claim (true, documented) on engine anthropic",
+    )
+    with Registry(url) as registry:
+        assert registry.claim_history("anthropic", capability="source_blocks")[-1].reason == (
+            "the endpoint dropped them"
+        )
+
+
 # -- audit --exit-code ------------------------------------------------------------
 
 
