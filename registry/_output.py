@@ -10,9 +10,17 @@ from dataclasses import fields, is_dataclass
 from datetime import date, datetime
 from typing import Any
 
-__all__ = ["FORMATS", "as_row", "render"]
+__all__ = ["FORMATS", "as_row", "plural", "render"]
 
 FORMATS = ("table", "json", "csv")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """Return ``count`` and ``word`` agreeing in number: ``1 claim``, ``2 claims``.
+
+    ``many`` is the plural where it is not ``word + "s"`` (``entry``, ``entries``).
+    """
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def as_row(record: object, columns: Sequence[str] | None = None) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""Locate the per-user data directory (stdlib only)."""
+"""Locate the per-user data directory, and say how to install an extra (stdlib only)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -28,3 +29,32 @@ def user_data_dir(*, platform: str | None = None, environ: Mapping[str, str] | N
     # The XDG spec says relative paths are invalid and must be ignored.
     base_path = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base_path / APP_NAME
+
+
+def install_hint(extra: str) -> str:
+    """Return the pip command that adds the ``extra`` to this installation of toolwire.
+
+    From a checkout (an editable or a local-directory install) that is the checkout's
+    path with the extra (``pip install -e '/src/toolwire[probe]'``); from an index,
+    ``pip install 'toolwire[probe]'``.
+    """
+    from importlib import metadata
+    from urllib.parse import unquote, urlsplit
+
+    origin: object = {}
+    # (a checkout's own toolwire.egg-info, found first from its directory, has no origin)
+    for found in metadata.distributions(name="toolwire"):
+        raw = found.read_text("direct_url.json")
+        if raw:
+            try:
+                origin = json.loads(raw)
+            except ValueError:
+                continue
+            break
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    dir_info = origin.get("dir_info") if isinstance(origin, dict) else None
+    if isinstance(url, str) and url.startswith("file://") and isinstance(dir_info, dict):
+        path = unquote(urlsplit(url).path)
+        editable = "-e " if dir_info.get("editable") else ""
+        return f"pip install {editable}'{path}[{extra}]'"
+    return f"pip install 'toolwire[{extra}]'"

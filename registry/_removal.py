@@ -13,6 +13,7 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, upd
 
 from . import _queries as q
 from . import _validate as check
+from ._output import plural
 from ._wbase import CLAIM_FIELDS, WriterBase, checked_tag, old_fields, required
 from .errors import (
     InUse,
@@ -241,13 +242,13 @@ class Removals(WriterBase):
                 or 0
             )
             for name, table in (
-                ("claims", claim_table),
-                ("models", model_table),
-                ("rules", rule_table),
+                ("claim", claim_table),
+                ("model", model_table),
+                ("rule", rule_table),
             )
         }
         if not force and any(counts.values()):
-            held = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
+            held = ", ".join(plural(n, name) for name, n in counts.items() if n)
             raise InUse(f"engine {engine!r} still has {held}; remove them first or give --force")
         record = q.to_engine(
             self._connection.execute(

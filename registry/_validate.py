@@ -36,7 +36,7 @@ def capability(name: object) -> str:
     if not isinstance(name, str) or not CAPABILITY_RE.fullmatch(name):
         raise InvalidCapability(
             f"invalid capability {name!r}: use lowercase letters, digits and _ "
-            "(a letter first, at most 64)"
+            "(a letter first, at most 64 characters)"
         )
     return name
 
@@ -108,12 +108,12 @@ def model_id(value: object) -> str:
 def engine_name(value: object) -> str:
     """Return a valid engine name.
 
-    :raises InvalidInput: unless lowercase letters, digits, ``.``, ``_``, ``-`` (at most 64).
+    :raises InvalidInput: unless 1 to 64 lowercase letters, digits, ``.``, ``_``, ``-``.
     """
     if not isinstance(value, str) or not ENGINE_NAME_RE.fullmatch(value):
         raise InvalidInput(
             f"invalid engine name {value!r}: use lowercase letters, digits, '.', '_', '-' "
-            "(at most 64)"
+            "(at most 64 characters)"
         )
     return value
 
@@ -152,7 +152,9 @@ def actor(value: object, what: str = "recorded_by") -> str:
     :raises InvalidInput: when empty, multi-line or longer than 128 characters.
     """
     if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
-        raise InvalidInput(f"invalid {what} {value!r}: a non-empty name, one line, at most 128")
+        raise InvalidInput(
+            f"invalid {what} {value!r}: a non-empty name, one line, at most 128 characters"
+        )
     return text(value, what)
 
 

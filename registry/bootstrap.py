@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection, Engine
 
 from . import db
-from .errors import NoRegistry
+from .errors import NoRegistry, ReadOnlyRegistry
 
 __all__ = ["create_schema", "ensure_ready"]
 
@@ -32,12 +32,23 @@ def ensure_ready(engine: Engine, *, force: bool = False) -> bool:
     unless ``force``.
 
     :raises NoRegistry: for a database with other tables and no toolwire schema.
+    :raises ReadOnlyRegistry: for a read-only SQLite file that is not at head.
     :raises DatabaseError: when the database cannot be migrated or seeded.
     """
     head = db.head_revision()
     db.create_sqlite_file(engine)  # 0600 before SQLite creates it with the umask's mode
-    if db.current_revision(engine) == head:
+    current = db.current_revision(engine)
+    if current == head:
         return False
+    read_only = db.read_only(engine)
+    if read_only is not None:
+        path, reason = read_only
+        raise ReadOnlyRegistry(
+            path,
+            reason,
+            f"its schema is at {current or 'nothing'} and this toolwire needs {head}: "
+            "run 'toolwire db upgrade' as a user who may write it",
+        )
     with (
         db.wrap_errors("database setup failed"),
         db.setup_lock(engine),

@@ -20,16 +20,18 @@ import re
 import sqlite3
 import sys
 import time
+import weakref
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from ._paths import user_data_dir
+from ._paths import install_hint, user_data_dir
 
 if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
     from alembic.config import Config
@@ -50,6 +52,7 @@ __all__ = [
     "foreign_tables",
     "head_revision",
     "migration_connection",
+    "read_only",
     "refuse_symlink",
     "require_registry",
     "revision_of",
@@ -97,7 +100,12 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
     """
     if not isinstance(url, str) or "\x00" in url:
         raise DatabaseError("cannot open database: the URL must be a string without NUL")
-    given, url = url, _read_only_sqlite(url)
+    if "://" not in url:
+        raise DatabaseError(
+            f"cannot open database: {url!r} is not a database URL; for an SQLite file give "
+            f"sqlite:///{Path(url).expanduser().absolute()}"
+        )
+    url, read_only_file, reason = _read_only_sqlite(url)
     with wrap_errors("cannot open database"):
         try:
             engine = sa.create_engine(url)
@@ -107,20 +115,35 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
         path = sqlite_file(engine)
         if path is not None:
             refuse_symlink(path, "database file")
-        _configure_sqlite(engine, busy_timeout_ms, wal=url == given)
+        if read_only_file is not None and reason is not None:
+            _READ_ONLY[engine] = (read_only_file, reason)
+        _configure_sqlite(engine, busy_timeout_ms, wal=read_only_file is None)
     return engine
 
 
-def _read_only_sqlite(url: str) -> str:
-    """Open an SQLite file on a read-only file system as immutable, so it can be read.
+#: The SQLite engines opened read-only: the file and why (see ``read_only``).
+_READ_ONLY: weakref.WeakKeyDictionary[Engine, tuple[Path, str]] = weakref.WeakKeyDictionary()
 
-    SQLite cannot open a WAL database read-only without creating its -shm file; on a
-    read-only mount nothing can change the file, which is what ``immutable`` declares.
+
+def read_only(engine: Engine) -> tuple[Path, str] | None:
+    """Return the SQLite file ``engine`` reads read-only and why; None when it can write."""
+    return _READ_ONLY.get(engine)
+
+
+def _read_only_sqlite(url: str) -> tuple[str, Path | None, str | None]:
+    """Return ``url`` opening an SQLite file this process cannot write read-only.
+
+    A file that is not writable, or whose directory is not (SQLite writes its journal
+    beside it), opens with ``mode=ro``; reading a WAL database that way needs its -wal
+    and -shm files to exist or to be creatable, and where neither holds (a read-only
+    file system, a directory nobody may write to) it opens ``immutable=1``, which
+    reads the file as it is. Returns the URL, the file and the reason (None, None for
+    a URL left as it is).
     """
     try:
         parsed = make_url(url)
     except Exception:  # reported by create_engine with the usual message
-        return url
+        return url, None, None
     database = parsed.database
     if (
         not parsed.drivername.startswith("sqlite")
@@ -128,15 +151,27 @@ def _read_only_sqlite(url: str) -> str:
         or database == ":memory:"
         or database.startswith("file:")
     ):
-        return url
+        return url, None, None
     path = Path(database)
     try:
-        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and path.exists()
+        if not path.is_file() or path.is_symlink():  # the symlink is refused later
+            return url, None, None
+        read_only_fs = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
     except (OSError, AttributeError):  # no such directory; no statvfs (Windows)
-        return url
-    if not read_only:
-        return url
-    return str(parsed.set(database=f"file:{path}?immutable=1", query={"uri": "true"}))
+        return url, None, None
+    directory_writable = os.access(path.parent, os.W_OK | os.X_OK)
+    if read_only_fs:
+        reason = "on a read-only file system"
+    elif not os.access(path, os.W_OK):
+        reason = "the file is not writable"
+    elif not directory_writable:
+        reason = f"its directory {path.parent} is not writable"
+    else:
+        return url, None, None
+    side_files = all(Path(f"{path}{end}").is_file() for end in ("-wal", "-shm"))
+    mode = "mode=ro" if not read_only_fs and (directory_writable or side_files) else "immutable=1"
+    uri = f"file:{quote(str(path))}?{mode}"
+    return str(parsed.set(database=uri, query={"uri": "true"})), path, reason
 
 
 def for_writing(engine: Engine) -> Engine:
@@ -196,10 +231,15 @@ def wrap_errors(action: str) -> Iterator[None]:
     try:
         yield
     except ImportError as error:  # the URL names a driver that is not installed
-        raise DatabaseError(
-            f"{action}: database driver not installed ({error.name or error}); "
-            "for PostgreSQL: pip install 'toolwire[postgresql]'"
-        ) from error
+        name = error.name or str(error)
+        if name.startswith("psycopg"):
+            fix = f"install the postgresql extra: {install_hint('postgresql')}"
+        else:
+            fix = (
+                "install the driver that URL names into this Python environment "
+                "(toolwire's extras cover PostgreSQL only)"
+            )
+        raise DatabaseError(f"{action}: database driver {name} is not installed; {fix}") from error
     except UnicodeEncodeError as error:  # a lone surrogate from a non-UTF-8 argument
         raise InvalidInput(
             f"{action}: {error.object[error.start : error.end]!r} is not UTF-8 text"

@@ -20,7 +20,8 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── InUse(RegistryError, ValueError)              rows still hang on it
         └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
             ├── DatabaseLocked                                SQLite busy beyond timeout
-            └── NoRegistry                                    no toolwire schema there
+            ├── NoRegistry                                    no toolwire schema there
+            └── ReadOnlyRegistry                              a write on a file opened read-only
 
 Messages are one line, fit for a CLI error. Foreign exceptions are wrapped where they
 cross into this package (``raise DatabaseError(...) from exc``), so ``__cause__`` keeps
@@ -46,6 +47,7 @@ __all__ = [
     "InvalidStatus",
     "InvalidWire",
     "NoRegistry",
+    "ReadOnlyRegistry",
     "RegistryError",
     "UnknownCapability",
     "UnknownClaim",
@@ -158,3 +160,17 @@ class DatabaseLocked(DatabaseError):
 
 class NoRegistry(DatabaseError):
     """The database does not exist or holds no toolwire schema (and was not created)."""
+
+
+class ReadOnlyRegistry(DatabaseError):
+    """A write to an SQLite registry this process may only read (opened read-only)."""
+
+    def __init__(
+        self,
+        path: object,
+        reason: str,
+        fix: str = "reads work; a write needs write access to the file and its directory",
+    ) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"the registry at {path} is read-only ({reason}); {fix}")

@@ -276,6 +276,34 @@ class Resolver:
                 _bounded_put(self._resolutions, key, resolution)
         return resolution
 
+    def resolve_many(
+        self,
+        engine: str,
+        models: Iterable[str] | None = None,
+        *,
+        min_evidence: str | None = None,
+    ) -> tuple[Resolution, ...]:
+        """Return the resolutions of many models of ``engine``, read in one snapshot.
+
+        ``models`` None: every recorded model, by id. For listings (the capability
+        matrix): the engine is read once whatever the number of models, and nothing
+        is cached.
+
+        :raises UnknownEngine: for an engine the registry does not know.
+        :raises InvalidModelId: for a malformed model id.
+        :raises InvalidStatus: for an unknown ``min_evidence``.
+        """
+        if min_evidence is not None:
+            check.status(min_evidence)
+        if models is None:
+            snapshot = self.registry.engine_snapshot(engine)
+            ids = sorted(snapshot.models)
+        else:
+            ids = [check.model_id(m) for m in models]
+            snapshot = self.registry.engine_snapshot(engine, models=ids)
+        forms = self._wire_forms()
+        return tuple(_decide(snapshot, model, None, min_evidence, forms) for model in ids)
+
     def format_for(
         self,
         engine: str,

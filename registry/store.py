@@ -26,7 +26,7 @@ from . import db
 from ._bulk import ClaimInput, ClaimsReport
 from ._changes import ChangeWatch, note_commit, open_watch
 from ._writer import Writer
-from .errors import InvalidInput, UnknownCapability
+from .errors import DatabaseError, InvalidInput, ReadOnlyRegistry, UnknownCapability
 from .records import (
     Capability,
     Claim,
@@ -114,6 +114,9 @@ class Registry:
                 db.create_sqlite_file(self._engine)  # 0600, before SQLite makes it
             else:
                 db.require_registry(self._engine)
+        except DatabaseError as error:
+            self._engine.dispose()
+            raise self._name_the_file(error) from error
         except BaseException:
             self._engine.dispose()
             raise
@@ -123,9 +126,23 @@ class Registry:
 
             try:
                 ensure_ready(self._engine)
+            except DatabaseError as error:
+                self._engine.dispose()
+                raise self._name_the_file(error) from error
             except BaseException:
                 self._engine.dispose()
                 raise
+
+    def _name_the_file(self, error: DatabaseError) -> DatabaseError:
+        """Return ``error``, or one naming the file when SQLite found no database in it."""
+        if "file is not a database" not in str(error):
+            return error
+        found = db.read_only(self._engine)
+        path = found[0] if found is not None else db.sqlite_file(self._engine)
+        return DatabaseError(
+            f"cannot open database: {path} is not an SQLite database (file is not a "
+            "database); point the URL at a toolwire registry"
+        )
 
     @property
     def url(self) -> str:
@@ -172,8 +189,12 @@ class Registry:
     def batch(self) -> Iterator[Writer]:
         """Run several writes as one transaction: all or nothing, one revision bump.
 
+        :raises ReadOnlyRegistry: when the SQLite file was opened read-only.
         :raises DatabaseError: when the database fails; nothing is written then.
         """
+        read_only = db.read_only(self._engine)
+        if read_only is not None:
+            raise ReadOnlyRegistry(*read_only)
         with db.wrap_errors("write failed"), self._write_engine.begin() as connection:
             writer = Writer(connection)
             writer.begin()

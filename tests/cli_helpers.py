@@ -35,6 +35,49 @@ def noted(result: Result) -> str:
     return result.stdout
 
 
+def on_terminal(url: str, *args: str, columns: int = 100) -> str:
+    """Run ``toolwire --database-url URL ARGS`` with stdout on a pseudo-terminal; its output.
+
+    The terminal is ``columns`` wide (``COLUMNS``); the command fails the test when
+    it exits non-zero.
+    """
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolwire.registry.cli", "--database-url", url, *args],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": str(columns), "TOOLWIRE_USER": "ops"},
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the command closed its side
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert process.stderr is not None
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 0, err
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+def said(result: Result, line: str) -> str:
+    """Assert the command succeeded and said ``line`` (exactly, one line) on stderr."""
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr == line + "\n", result.stderr
+    return result.stdout
+
+
 def failed(result: Result, *fragments: str, code: int | None = None) -> str:
     """Assert a one-line 'Error:' failure without a traceback; return that line.
 

@@ -32,6 +32,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "transfer",
     "probe",
     "observation",
+    "matrix",
+    "completion",
 )
 
 
@@ -60,7 +62,14 @@ def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> N
     """Format tool results for LLM wires, and keep the registry of what each model reads."""
     if busy_timeout != busy_timeout:  # NaN passes every range check
         raise click.BadParameter("not a number", param_hint="--busy-timeout")
-    ctx.obj = Context(database_url, busy_timeout, explicit=database_url is not None)
+    source = ctx.get_parameter_source("database_url")
+    from_env = source is click.core.ParameterSource.ENVIRONMENT
+    ctx.obj = Context(
+        database_url,
+        busy_timeout,
+        explicit=database_url is not None,
+        origin="TOOLWIRE_DATABASE_URL" if from_env else None,
+    )
     ctx.call_on_close(ctx.obj.close)
 
 

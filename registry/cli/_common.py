@@ -11,7 +11,8 @@ import getpass
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import update_wrapper
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -47,11 +48,20 @@ CLAIM_COLUMNS = (
 class Context:
     """What the group passes to every command: the database URL and a lazy registry."""
 
-    def __init__(self, url: str | None, busy_timeout: float, *, explicit: bool = False) -> None:
+    def __init__(
+        self,
+        url: str | None,
+        busy_timeout: float,
+        *,
+        explicit: bool = False,
+        origin: str | None = None,
+    ) -> None:
         self.url = url
         self.busy_timeout = busy_timeout
         #: the URL came from --database-url or TOOLWIRE_DATABASE_URL
         self.explicit = explicit
+        #: where the URL came from, as error messages name it (None: the default file)
+        self.origin = origin if origin is not None else ("--database-url" if explicit else None)
         self._registry: Registry | None = None
 
     def registry(self, *, setup: bool = True, create: bool = False) -> Registry:
@@ -63,14 +73,20 @@ class Context:
         nothing; ``create`` (``db upgrade``) lifts that.
         """
         if self._registry is None:
+            from ..errors import DatabaseError
             from ..store import Registry
 
-            self._registry = Registry(
-                self.url,
-                setup=setup,
-                create=create or not self.explicit,
-                busy_timeout=self.busy_timeout,
-            )
+            try:
+                self._registry = Registry(
+                    self.url,
+                    setup=setup,
+                    create=create or not self.explicit,
+                    busy_timeout=self.busy_timeout,
+                )
+            except DatabaseError as error:
+                if self.origin is None:
+                    raise
+                raise click.ClickException(f"{error} (the URL came from {self.origin})") from None
         return self._registry
 
     def close(self) -> None:
@@ -131,7 +147,8 @@ def format_option(fn: F) -> F:
         is_flag=True,
         expose_value=False,
         callback=_remember,
-        help="Do not cut long table cells to the terminal width.",
+        help="Do not cut long table cells to the terminal width (into a pipe or a "
+        "file they are never cut).",
     )(fn)
     return click.option(
         "--format",
@@ -181,6 +198,163 @@ def who(given: str | None) -> str:
         return f"uid:{os.getuid()}" if hasattr(os, "getuid") else "unknown"
 
 
+def unknown_name(kind: str, value: str, known: Iterable[str]) -> click.ClickException:
+    """Return the one-line error for a ``kind`` name nothing knows, with the closest names.
+
+    The same words as the registry's own errors: ``unknown engine 'opneai'; did you
+    mean 'openai'?``; with nothing close, the known names (up to twelve of them).
+    """
+    from ..errors import _closest
+
+    names = sorted(set(known))
+    _, hint = _closest(value, names)
+    if not hint and names:
+        shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+        hint = f"; known: {shown}"
+    elif not hint:
+        hint = f"; no {kind} is known here"
+    return click.ClickException(f"unknown {kind} {value!r}{hint}")
+
+
+def check_known(
+    kind: str, value: str | None, known: Iterable[str] | Callable[[], Iterable[str]]
+) -> None:
+    """Refuse (exit 1, did-you-mean) a ``value`` that is not among the ``known`` names.
+
+    ``known`` may be a function, called only when needed. None passes (no filter).
+    """
+    if value is None:
+        return
+    names = known() if callable(known) else known
+    names = names if isinstance(names, (set, frozenset, dict)) else set(names)
+    if value not in names:
+        raise unknown_name(kind, value, names)
+
+
+def check_filters(
+    obj: Context,
+    *,
+    engine: str | None = None,
+    model: str | None = None,
+    capability: str | None = None,
+) -> None:
+    """Refuse filters that name no engine, model or capability the registry knows.
+
+    Call it when a listing came back empty, so that a typo (``opneai``) is an error
+    with the closest names instead of ``(none)``. Engines and models are known when
+    they are recorded, or have history or observations under that name (both are
+    kept by name and outlive a removal); capabilities when they are in the vocabulary.
+    """
+    registry = obj.registry()
+
+    def engines() -> set[str]:
+        names = {e.name for e in registry.engines()}
+        if engine not in names and (
+            registry.log(engine=engine, limit=1) or _observations(obj, engine)
+        ):
+            names.add(str(engine))
+        return names
+
+    check_known("engine", engine, engines)
+    check_known("capability", capability, lambda: {c.name for c in registry.capabilities()})
+    if model is not None:
+        recorded = engine is None or engine in {e.name for e in registry.engines()}
+
+        def models() -> set[str]:
+            names = {m.model_id for m in registry.models(engine)} if recorded else set()
+            names |= {o.model for o in _observations(obj, engine)}
+            if engine is not None and registry.claim_history(engine, model=model):
+                names.add(model)
+            return names
+
+        check_known("model", model, models)
+
+
+def _observations(obj: Context, engine: str | None) -> tuple[Any, ...]:
+    from .. import observations
+
+    return observations.list_observations(obj.registry(), engine)
+
+
+class NameChoice(click.Choice):  # type: ignore[type-arg]
+    """A fixed vocabulary (status, scenario, outcome) refused like the registry's names.
+
+    A value outside it fails with the did-you-mean line of ``unknown_name`` and exit 1,
+    as an unknown engine or capability does; completion offers the choices.
+    """
+
+    def __init__(self, kind: str, choices: Sequence[str]) -> None:
+        super().__init__(choices)
+        self.kind = kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Return ``value`` when it is one of the choices."""
+        if value in self.choices:
+            return value
+        raise unknown_name(self.kind, str(value), map(str, self.choices))
+
+
+def _completion_registry(ctx: click.Context) -> Registry | None:
+    """Open the registry the command line names, for completion (None: there is none).
+
+    Nothing is created or migrated: completing a word must not set a database up.
+    """
+    from ..store import Registry
+
+    url = ctx.find_root().params.get("database_url")
+    try:
+        return Registry(url, setup=False, create=False)
+    except Exception:  # no registry there, or it cannot be read: nothing to offer
+        return None
+
+
+def _offer(
+    ctx: click.Context, incomplete: str, names: Callable[[Registry], Iterable[str]]
+) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    registry = _completion_registry(ctx)
+    if registry is None:
+        return []
+    try:
+        found = sorted(set(names(registry)))
+    except Exception:  # an unknown engine typed before, a database error: offer nothing
+        return []
+    finally:
+        registry.close()
+    return [CompletionItem(name) for name in found if name.startswith(incomplete)]
+
+
+def complete_engine(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete an engine name from the registry."""
+    return _offer(ctx, incomplete, lambda r: (e.name for e in r.engines()))
+
+
+def complete_capability(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete a capability name from the registry's vocabulary."""
+    return _offer(ctx, incomplete, lambda r: (c.name for c in r.capabilities()))
+
+
+def complete_model(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Complete a model id of the engine already typed: recorded ones and exact rules."""
+    engine = ctx.params.get("engine")
+    if not isinstance(engine, str):
+        # Completing an option's value (--model), click stops parsing at the option that
+        # lacks it and leaves the words before it in ctx.args; ENGINE is the first one in
+        # every command that takes a model.
+        given = [word for word in ctx.args if not word.startswith("-")]
+        if not given:
+            return []
+        engine = given[0]
+
+    def models(registry: Registry) -> Iterable[str]:
+        snapshot = registry.engine_snapshot(engine)
+        yield from snapshot.models
+        yield from (r.pattern for r in snapshot.rules if r.match == "exact")
+
+    return _offer(ctx, incomplete, models)
+
+
 def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
     """Print records (dataclasses or dicts) as a table, JSON or CSV.
 
@@ -200,14 +374,31 @@ def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
                 f"available: {', '.join(known)}",
                 param_hint="--columns",
             )
+    meta["toolwire.rows"] = meta.get("toolwire.rows", 0) + len(data)
     echo(render(data, fmt, columns, width=width()))
 
 
+def rows_emitted() -> int:
+    """Return how many rows ``emit`` printed in this command so far (``--exit-code``)."""
+    return int(click.get_current_context().meta.get("toolwire.rows", 0))
+
+
 def width() -> int | None:
-    """Return the terminal width tables are cut to, None with ``--wide``."""
-    if click.get_current_context().meta.get("toolwire.wide"):
+    """Return the terminal width tables are cut to; None (whole cells) with ``--wide``.
+
+    Only a terminal gets cut cells: into a pipe or a file every cell goes whole, so
+    ``toolwire audit | grep NAME`` finds what the table holds.
+    """
+    if click.get_current_context().meta.get("toolwire.wide") or not _to_terminal():
         return None
     return shutil.get_terminal_size((100, 24)).columns
+
+
+def _to_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        return False
 
 
 def cut(line: str, limit: int | None) -> str:

@@ -13,7 +13,21 @@ import click
 
 from .._output import as_row
 from ..vocab import EVIDENCE_STATUSES
-from ._common import CLAIM_COLUMNS, Context, cut, echo, emit, format_option, pass_ctx, width
+from ._common import (
+    CLAIM_COLUMNS,
+    Context,
+    NameChoice,
+    check_filters,
+    complete_capability,
+    complete_engine,
+    cut,
+    echo,
+    emit,
+    format_option,
+    pass_ctx,
+    rows_emitted,
+    width,
+)
 
 CONFLICT_COLUMNS = (
     "engine",
@@ -32,12 +46,14 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
 @click.command(name="audit")
 @click.option(
     "--status",
-    type=click.Choice(EVIDENCE_STATUSES),
+    type=NameChoice("evidence status", EVIDENCE_STATUSES),
     default=None,
     help="Only claims with this evidence status.",
 )
-@click.option("--capability", default=None, help="Only this capability.")
-@click.option("--engine", default=None, help="Only this engine.")
+@click.option(
+    "--capability", shell_complete=complete_capability, default=None, help="Only this capability."
+)
+@click.option("--engine", shell_complete=complete_engine, default=None, help="Only this engine.")
 @click.option(
     "--enabling",
     is_flag=True,
@@ -61,6 +77,12 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
     is_flag=True,
     help="Native-media flags that resolve to on with no observation behind them.",
 )
+@click.option(
+    "--exit-code",
+    is_flag=True,
+    help="Exit 1 when the audit lists anything, 0 when it lists nothing (as git diff "
+    "--exit-code does), so a CI job can fail on it.",
+)
 @format_option
 @pass_ctx
 def audit(
@@ -72,9 +94,13 @@ def audit(
     stale_days: int | None,
     conflicts: bool,
     unobserved: bool,
+    exit_code: bool,
     fmt: str,
 ) -> None:
-    """List claims by evidence: what is live-verified, what rests on weaker evidence."""
+    """List claims by evidence: what is live-verified, what rests on weaker evidence.
+
+    With --exit-code the exit status says whether anything was listed (1) or not (0).
+    """
     if conflicts and unobserved:
         raise click.UsageError("give --conflicts or --unobserved, not both")
     if (conflicts or unobserved) and (status is not None or enabling or stale_days is not None):
@@ -90,6 +116,8 @@ def audit(
     }
     for section in SECTIONS:
         section(obj, options, fmt)
+    if exit_code and rows_emitted():
+        raise SystemExit(1)
 
 
 def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
@@ -101,6 +129,8 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
     registry = obj.registry()
     filters = {k: v for k, v in options.items() if k not in ("conflicts", "unobserved")}
     claims = observations.audit(registry, **filters)  # staleness counts from observations
+    if not claims:
+        check_filters(obj, capability=options["capability"])
     known = {c.name: c.description for c in registry.capabilities()}
     if fmt == "json":
         rows = [as_row(c) | {"description": known.get(c.capability, "")} for c in claims]
@@ -123,6 +153,8 @@ def _conflicts(obj: Context, options: dict[str, Any], fmt: str) -> None:
         found = observations.conflicts(
             obj.registry(), engine=options["engine"], capability=options["capability"]
         )
+        if not found:
+            check_filters(obj, capability=options["capability"])
         emit(found, fmt, CONFLICT_COLUMNS)
 
 
@@ -134,6 +166,8 @@ def _unobserved(obj: Context, options: dict[str, Any], fmt: str) -> None:
         found = observations.unobserved(
             obj.registry(), engine=options["engine"], capability=options["capability"]
         )
+        if not found:
+            check_filters(obj, capability=options["capability"])
         emit(found, fmt, UNOBSERVED_COLUMNS)
 
 

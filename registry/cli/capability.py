@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import Context, actor_option, emit, format_option, pass_ctx, who
+from ._common import Context, actor_option, complete_capability, emit, format_option, pass_ctx, who
 
 COLUMNS = ("name", "value_kind", "gates", "description")
 
@@ -23,7 +23,7 @@ def list_(obj: Context, fmt: str) -> None:
 
 
 @group.command(name="show")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_capability)
 @format_option
 @pass_ctx
 def show(obj: Context, name: str, fmt: str) -> None:

@@ -12,6 +12,10 @@ from ._common import (
     CLAIM_COLUMNS,
     Context,
     actor_option,
+    check_filters,
+    complete_capability,
+    complete_engine,
+    complete_model,
     echo,
     emit,
     format_option,
@@ -49,10 +53,15 @@ def group() -> None:
 
 
 @group.command(name="set")
-@click.argument("engine")
-@click.argument("capability")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("capability", shell_complete=complete_capability)
 @click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
-@click.option("--model", default=None, help="Claim for this model id (recorded if new).")
+@click.option(
+    "--model",
+    shell_complete=complete_model,
+    default=None,
+    help="Claim for this model id (recorded if new).",
+)
 @_rule_option
 @click.option(
     "--status",
@@ -112,11 +121,15 @@ def set_(
 
 
 @group.command(name="unset")
-@click.argument("engine")
-@click.argument("capability")
-@click.option("--model", default=None, help="Retract this model's claim.")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("capability", shell_complete=complete_capability)
+@click.option(
+    "--model", shell_complete=complete_model, default=None, help="Retract this model's claim."
+)
 @_rule_option
-@click.option("--evidence", required=True, help="Why the claim goes (kept in the history).")
+@click.option("--reason", default=None, help="Why the claim goes (kept in the history).")
+# the option's first name, kept working for the scripts that use it
+@click.option("--evidence", default=None, hidden=True, help="The old name of --reason.")
 @actor_option
 @format_option
 @pass_ctx
@@ -126,33 +139,52 @@ def unset(
     capability: str,
     model: str | None,
     rule: str | None,
-    evidence: str,
+    reason: str | None,
+    evidence: str | None,
     actor: str | None,
     fmt: str,
 ) -> None:
     """Retract a claim: the next, less specific claim decides from then on."""
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
+    if reason is not None and evidence is not None:
+        raise click.UsageError("give --reason once (--evidence is its old name)")
+    why = reason if reason is not None else evidence
+    if why is None:
+        raise click.UsageError("Missing option '--reason': say why the claim goes")
     claim = obj.registry().unset_claim(
         engine,
         capability,
         model=model,
         rule=rule,
-        evidence=evidence,
+        evidence=why,
         recorded_by=who(actor),
+    )
+    where = f"model {claim.model}" if claim.model else (f"rule:{claim.rule}" if claim.rule else "")
+    value = "true" if claim.value else "false"
+    echo(
+        f"retracted the {capability} claim ({value}, {claim.status}) on "
+        + (f"{where} of {engine}" if where else f"engine {engine}"),
+        err=True,
     )
     emit([claim], fmt, CLAIM_COLUMNS)
 
 
 @group.command(name="history")
-@click.argument("engine")
-@click.option("--model", default=None, help="Only this model's claims.")
-@click.option("--capability", default=None, help="Only this capability.")
+@click.argument("engine", shell_complete=complete_engine)
+@click.option(
+    "--model", shell_complete=complete_model, default=None, help="Only this model's claims."
+)
+@click.option(
+    "--capability", shell_complete=complete_capability, default=None, help="Only this capability."
+)
 @format_option
 @pass_ctx
 def history(obj: Context, engine: str, model: str | None, capability: str | None, fmt: str) -> None:
     """Show every change to an engine's claims, oldest first."""
     events = obj.registry().claim_history(engine, model=model, capability=capability)
+    if not events:
+        check_filters(obj, engine=engine, model=model, capability=capability)
     emit(events, fmt, EVENT_COLUMNS)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .._output import plural
 from ._common import Context, echo, echo_json, pass_ctx, text_or_json_option
 
 
@@ -62,8 +63,9 @@ def seed(obj: Context) -> None:
 
     report = seed_registry(obj.registry())
     click.echo(
-        f"seeded {len(report.engines)} engines: {report.added} added, {report.updated} updated, "
-        f"{report.kept} unchanged, {report.operator_owned} operator claims left alone"
+        f"seeded {plural(len(report.engines), 'engine')}: {report.added} added, "
+        f"{report.updated} updated, {report.kept} unchanged, "
+        f"{plural(report.operator_owned, 'operator claim')} left alone"
     )
 
 

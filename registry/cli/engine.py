@@ -7,13 +7,14 @@ from typing import Any
 import click
 from toolwire.convert import WIRES
 
-from .._output import as_row
+from .._output import as_row, plural
 from ..vocab import ENGINE_KINDS
 from ._common import (
     ENGINE_COLUMNS,
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
     echo,
     echo_json,
     emit,
@@ -38,7 +39,7 @@ def list_(obj: Context, fmt: str) -> None:
 
 
 @group.command(name="show")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_engine)
 @format_option
 @pass_ctx
 def show(obj: Context, name: str, fmt: str) -> None:
@@ -57,7 +58,7 @@ def show(obj: Context, name: str, fmt: str) -> None:
         emit(list(snapshot.claims.values()), fmt, ("capability", "value", "status", "evidence"))
         echo("\nrules (the last matching rule wins):")
         emit([rule_row(r) for r in snapshot.rules], fmt, RULE_COLUMNS[1:])
-        echo(f"\n{len(snapshot.models)} recorded models")
+        echo(f"\n{plural(len(snapshot.models), 'recorded model')}")
 
 
 @group.command(name="add")
@@ -85,7 +86,7 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_engine)
 @click.option(
     "--force", is_flag=True, help="Also remove its claims, models and rules (one transaction)."
 )
@@ -97,7 +98,15 @@ def remove(
     obj: Context, name: str, force: bool, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove an engine; refused while claims, models or rules hang on it, unless --force."""
-    removed = obj.registry().remove_engine(name, force=force, recorded_by=who(actor), reason=reason)
+    registry = obj.registry()
+    before = registry.engine_snapshot(name)
+    removed = registry.remove_engine(name, force=force, recorded_by=who(actor), reason=reason)
+    claims = len(before.claims) + sum(len(r.claims) for r in before.rules)
+    claims += sum(len(m.claims) for m in before.models.values())
+    counts = ((claims, "claim"), (len(before.models), "model"), (len(before.rules), "rule"))
+    held = [plural(n, word) for n, word in counts if n]
+    listed = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else "".join(held)
+    echo(f"removed engine {name}" + (f" with {listed}" if listed else ""), err=True)
     emit([removed], fmt, ENGINE_COLUMNS)
 
 

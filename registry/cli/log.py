@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .._output import as_row
-from ._common import Context, emit, format_option, pass_ctx
+from ._common import Context, check_filters, complete_engine, emit, format_option, pass_ctx
 
 COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reason")
 
@@ -21,7 +21,9 @@ COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reas
     help="Only changes at or after this date (YYYY-MM-DD, UTC) or time.",
 )
 @click.option("--by", "actor", default=None, metavar="NAME", help="Only changes by NAME.")
-@click.option("--engine", default=None, help="Only this engine's changes.")
+@click.option(
+    "--engine", shell_complete=complete_engine, default=None, help="Only this engine's changes."
+)
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N changes."
 )
@@ -40,6 +42,8 @@ def log(
 
     start = None if since is None else since.replace(tzinfo=UTC)
     entries = obj.registry().log(since=start, by=actor, engine=engine, limit=limit)
+    if not entries:
+        check_filters(obj, engine=engine)
     emit([_row(e, fmt) for e in entries], fmt, COLUMNS)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import click
 from toolwire.convert import WIRES
 
-from .._output import as_row
+from .._output import as_row, plural
 from ._common import (
     MODEL_COLUMNS,
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
+    complete_model,
     echo,
     echo_json,
     emit,
@@ -27,7 +29,9 @@ def group() -> None:
 
 
 @group.command(name="list")
-@click.option("--engine", default=None, help="Only this engine's models.")
+@click.option(
+    "--engine", shell_complete=complete_engine, default=None, help="Only this engine's models."
+)
 @format_option
 @pass_ctx
 def list_(obj: Context, engine: str | None, fmt: str) -> None:
@@ -36,8 +40,8 @@ def list_(obj: Context, engine: str | None, fmt: str) -> None:
 
 
 @group.command(name="show")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @format_option
 @pass_ctx
 def show(obj: Context, engine: str, model: str, fmt: str) -> None:
@@ -71,7 +75,7 @@ def show(obj: Context, engine: str, model: str, fmt: str) -> None:
 
 
 @group.command(name="add")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("model")
 @click.option(
     "--wire", type=click.Choice(WIRES), default=None, help="Wire override for this model."
@@ -89,8 +93,8 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.option("--reason", default=None, help="Why it goes (kept in the history).")
 @actor_option
 @format_option
@@ -99,7 +103,11 @@ def remove(
     obj: Context, engine: str, model: str, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove a recorded model and its claims (the id then resolves by rules again)."""
-    removed = obj.registry().remove_model(engine, model, recorded_by=who(actor), reason=reason)
+    registry = obj.registry()
+    before = registry.model(engine, model)
+    removed = registry.remove_model(engine, model, recorded_by=who(actor), reason=reason)
+    claims = len(before.claims) if before is not None else 0
+    echo(f"removed model {model} from {engine} with {plural(claims, 'claim')}", err=True)
     emit([removed], fmt, MODEL_COLUMNS)
 
 

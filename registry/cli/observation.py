@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from ..vocab import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS
-from ._common import Context, emit, format_option, pass_ctx
+from ._common import (
+    Context,
+    NameChoice,
+    check_filters,
+    complete_engine,
+    complete_model,
+    emit,
+    format_option,
+    pass_ctx,
+)
 
 #: The table's columns; JSON and CSV carry every field of an observation.
 OBSERVATION_COLUMNS = (
@@ -29,13 +38,19 @@ def observation_group() -> None:
 
 
 @observation_group.command(name="list")
-@click.argument("engine", required=False)
-@click.option("--model", default=None, help="Only this model.")
+@click.argument("engine", required=False, shell_complete=complete_engine)
+@click.option("--model", shell_complete=complete_model, default=None, help="Only this model.")
 @click.option(
-    "--scenario", type=click.Choice(OBSERVATION_SCENARIOS), default=None, help="Only this scenario."
+    "--scenario",
+    type=NameChoice("scenario", OBSERVATION_SCENARIOS),
+    default=None,
+    help="Only this scenario.",
 )
 @click.option(
-    "--outcome", type=click.Choice(OBSERVATION_OUTCOMES), default=None, help="Only this outcome."
+    "--outcome",
+    type=NameChoice("outcome", OBSERVATION_OUTCOMES),
+    default=None,
+    help="Only this outcome.",
 )
 @format_option
 @pass_ctx
@@ -55,6 +70,8 @@ def observation_list(
     found = obs.list_observations(
         obj.registry(), engine, model=model, scenario=scenario, outcome=outcome
     )
+    if not found:
+        check_filters(obj, engine=engine, model=model)
     every = tuple(f.name for f in fields(obs.Observation))
     emit(found, fmt, OBSERVATION_COLUMNS if fmt == "table" else every)
 

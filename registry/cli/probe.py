@@ -10,16 +10,27 @@ import os
 
 import click
 
-from .._output import as_row
+from .._output import as_row, plural
 from ..vocab import OBSERVATION_SCENARIOS
-from ._common import Context, actor_option, echo, echo_json, emit, format_option, pass_ctx, who
+from ._common import (
+    Context,
+    actor_option,
+    complete_engine,
+    complete_model,
+    echo,
+    echo_json,
+    emit,
+    format_option,
+    pass_ctx,
+    who,
+)
 
 PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "excerpt")
 
 
 @click.command(name="probe")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.option(
     "--scenario",
     "scenarios",
@@ -143,7 +154,7 @@ def probe_command(
     failed = [r for r in report.results if r.outcome == "error"]
     if failed:
         echo(
-            f"Error: {len(failed)} of {len(report.results)} requests ended in error "
+            f"Error: {len(failed)} of {plural(len(report.results), 'request')} ended in error "
             "(that says nothing about the capability)",
             err=True,
         )

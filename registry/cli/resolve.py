@@ -7,10 +7,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import WIRES, ToolResult, ToolwireError
+from toolwire.convert import REASONS, WIRES, ToolResult, ToolwireError
 
+from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
-from ._common import Context, echo, echo_json, pass_ctx, text_or_json_option
+from ._common import (
+    Context,
+    complete_engine,
+    complete_model,
+    echo,
+    echo_json,
+    pass_ctx,
+    text_or_json_option,
+)
 
 if TYPE_CHECKING:
     from ..resolver import Resolution
@@ -39,8 +48,8 @@ _evidence_option = click.option(
 
 
 @click.command(name="resolve")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @_wire_option
 @_evidence_option
 @click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
@@ -111,8 +120,8 @@ _NAMED_WIRES = ("gemini", "ollama", "hermes")
 
 
 @click.command(name="format")
-@click.argument("engine")
-@click.argument("model")
+@click.argument("engine", shell_complete=complete_engine)
+@click.argument("model", shell_complete=complete_model)
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_wire_option
 @_evidence_option
@@ -134,6 +143,21 @@ _NAMED_WIRES = ("gemini", "ollama", "hermes")
     default=None,
     help="FILE holds tool-result blocks of this wire instead of MCP results.",
 )
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Also say what each content item became and why (native, placeholder, ...): "
+    "a table on stderr, or with --format json beside the messages.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="With --report: json prints one document {messages, report} on stdout "
+    "(table: the messages on stdout, the report as a table on stderr).",
+)
 @pass_ctx
 def format_command(
     obj: Context,
@@ -145,6 +169,8 @@ def format_command(
     call_id: str,
     name: str,
     source: str | None,
+    report: bool,
+    fmt: str,
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
@@ -171,7 +197,39 @@ def format_command(
                 "give one with --name"
             )
     payload = resolution.format(results)
+    if not report:
+        echo_json(payload)
+        return
+    decisions: list[dict[str, Any]] = [
+        {
+            "result": index,
+            "id": result.id,
+            "name": result.name,
+            "items": [d.as_dict() for d in found],
+        }
+        for index, (result, found) in enumerate(
+            zip(results, resolution.report(results), strict=True)
+        )
+    ]
+    if fmt == "json":
+        echo_json({"messages": payload, "report": decisions})
+        return
     echo_json(payload)
+    rows = [
+        {
+            "result": entry["id"] or entry["result"],
+            "item": item["index"],
+            "type": item["type"],
+            "mime": item["mime"],
+            "size": plural(item["size"], "byte") if item["size"] else "",
+            "outcome": item["outcome"],
+            "reason": REASONS.get(item["reason"], "") if item["reason"] else "",
+        }
+        for entry in decisions
+        for item in entry["items"]
+    ]
+    columns = ("result", "item", "type", "mime", "size", "outcome", "reason")
+    echo(render(rows, "table", columns), err=True)
 
 
 def _load_json(file: Any) -> tuple[Any, str]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import click
 from toolwire.convert import WIRES
 
+from .._output import plural
 from ._common import (
     RULE_COLUMNS,
     Context,
     actor_option,
+    complete_engine,
+    echo,
     emit,
     format_option,
     pass_ctx,
@@ -23,7 +26,7 @@ def group() -> None:
 
 
 @group.command(name="list")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @format_option
 @pass_ctx
 def list_(obj: Context, engine: str, fmt: str) -> None:
@@ -32,7 +35,7 @@ def list_(obj: Context, engine: str, fmt: str) -> None:
 
 
 @group.command(name="add")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("pattern")
 @click.option(
     "--regex/--exact",
@@ -71,7 +74,7 @@ def add(
 
 
 @group.command(name="remove")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("rule")
 @click.option("--reason", default=None, help="Why it goes (kept in the history).")
 @actor_option
@@ -81,12 +84,17 @@ def remove(
     obj: Context, engine: str, rule: str, reason: str | None, actor: str | None, fmt: str
 ) -> None:
     """Remove RULE (rule:N, N or its pattern) and its claims; the history keeps them."""
-    removed = obj.registry().remove_rule(engine, rule, recorded_by=who(actor), reason=reason)
+    registry = obj.registry()
+    before = {r.id: r for r in registry.rules(engine)}
+    removed = registry.remove_rule(engine, rule, recorded_by=who(actor), reason=reason)
+    found = before.get(removed.id)
+    claims = len(found.claims) if found is not None else 0
+    echo(f"removed rule:{removed.id} from {engine} with {plural(claims, 'claim')}", err=True)
     emit([rule_row(removed)], fmt, RULE_COLUMNS)
 
 
 @group.command(name="move")
-@click.argument("engine")
+@click.argument("engine", shell_complete=complete_engine)
 @click.argument("rule")
 @click.option("--position", required=True, type=click.IntRange(min=1), help="New 1-based position.")
 @click.option("--reason", default=None, help="Why it moves (kept in the history).")

@@ -7,9 +7,11 @@ from typing import Any
 
 import click
 
+from .._output import plural
 from ._common import (
     Context,
     actor_option,
+    complete_engine,
     echo,
     echo_json,
     pass_ctx,
@@ -20,7 +22,13 @@ from ._common import (
 
 
 @click.command(name="export")
-@click.option("--engine", "engines", multiple=True, help="Only this engine (repeatable).")
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    shell_complete=complete_engine,
+    help="Only this engine (repeatable).",
+)
 @click.option(
     "-o",
     "--output",
@@ -63,7 +71,7 @@ def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -
     for change in report.changes:
         echo(str(change))
     verb = "would change" if dry_run else "changed"
-    echo(f"{file.name}: {verb} {len(report.changes)} entries", err=True)
+    echo(f"{file.name}: {verb} {plural(len(report.changes), 'entry', 'entries')}", err=True)
 
 
 @click.command(name="diff")
@@ -105,7 +113,7 @@ def _changes(obj: Context, against: str | None, seed: bool) -> list[Any]:
         base = seed_document()
         mine = export(obj.registry())
     elif "://" in (against or ""):
-        other = Context(against, obj.busy_timeout, explicit=True)
+        other = Context(against, obj.busy_timeout, explicit=True, origin="--against")
         try:
             base = export(other.registry())
         finally:

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.convert import ToolResult, carries_native, wire_options
 
+from .._output import plural
+from .._paths import install_hint
 from ..errors import InvalidInput, RegistryError
 from ..observations import Observation, claim_from_observation, record_observation
 from ..records import Claim
@@ -235,7 +237,7 @@ def probe(
         import PIL  # noqa: F401  (the renderer imports it lazily)
     except ImportError as error:
         raise ProbeUnavailable(
-            f"probing needs {error.name}: pip install 'toolwire[probe]'"
+            f"probing needs {error.name}, in the probe extra: {install_hint('probe')}"
         ) from None
     resolution = Resolver(registry).resolve(engine, model)
     wire = resolution.wire
@@ -251,8 +253,8 @@ def probe(
             )
     if len(chosen) > max_requests:
         raise InvalidInput(
-            f"{len(chosen)} scenarios need {len(chosen)} requests, more than the limit of "
-            f"{max_requests} (--max-requests)"
+            f"{plural(len(chosen), 'scenario')} need {plural(len(chosen), 'request')}, more "
+            f"than the limit of {max_requests} (--max-requests)"
         )
     if timeout != timeout or timeout <= 0:
         raise InvalidInput(f"invalid timeout {timeout!r}: must be a positive number of seconds")

@@ -66,6 +66,9 @@ def test_without_httpx_probe_says_which_extra_to_install(sqlite_url: str) -> Non
         check=False,
     )
     assert done.returncode == 1
+    from toolwire.registry._paths import install_hint  # names the checkout installed from
+
     assert done.stderr.strip().splitlines()[-1] == (
-        "Error: probing needs httpx: pip install 'toolwire[probe]'"
+        f"Error: probing needs httpx, in the probe extra: {install_hint('probe')}"
     )
+    assert install_hint("probe").startswith("pip install ") and "[probe]'" in install_hint("probe")

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 import pytest
-from cli_helpers import failed, noted, ok, run
+from cli_helpers import failed, noted, ok, on_terminal, run
 from click.testing import CliRunner
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
@@ -153,7 +153,7 @@ def test_db_seed_leaves_operator_claims_alone(runner: CliRunner, url: str) -> No
         )
     )
     out = ok(run(runner, url, "db", "seed"))
-    assert "1 operator claims left alone" in out
+    assert "1 operator claim left alone" in out
     with Registry(url) as opened:
         (claim,) = opened.claims(engine="minimax-anthropic", capability="tool_result_images")
     assert (claim.value, claim.status, claim.recorded_by) == (False, "live-verified", "ops")
@@ -426,9 +426,11 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     table = ok(run(runner, url, "claim", "history", "minimax-anthropic", "--wide"))
     assert table.splitlines()[0].split()[:3] == ["OCCURRED_AT", "ENGINE", "SUBJECT_KEY"]
     assert "model:MiniMax-M2.7-vision" in table
-    cut = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
-    assert all(len(line) <= 100 for line in cut.splitlines())  # the default width here
+    cut = on_terminal(url, "claim", "history", "minimax-anthropic")
+    assert all(len(line) <= 100 for line in cut.splitlines())  # COLUMNS there
     assert "…" in cut and "model:MiniMax-M2.7-vision" not in cut
+    piped = ok(run(runner, url, "claim", "history", "minimax-anthropic"))
+    assert piped == table and "…" not in piped  # whole cells into a pipe
 
 
 def _audit(runner: CliRunner, url: str, *args: str) -> list[dict[str, Any]]:
@@ -851,7 +853,7 @@ def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
 
 def test_an_unavailable_driver_is_one_line(runner: CliRunner) -> None:
     result = runner.invoke(main, ["--database-url", "mysql://nobody@localhost/x", "engine", "list"])
-    failed(result, "database driver not installed")
+    failed(result, "database driver MySQLdb is not installed", "driver that URL names")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

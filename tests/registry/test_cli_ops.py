@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from cli_helpers import failed, ok, run
+from cli_helpers import failed, ok, on_terminal, run, said
 from click.testing import CliRunner, Result
 from test_cli import state
 from toolwire.registry import Registry
@@ -64,7 +64,7 @@ def test_claim_unset_falls_through_in_resolve(runner: CliRunner, url: str) -> No
     assert resolved(runner, url, "openai", "lab-9")["trace"]["image_input"]["decided_by"] == (
         "model"
     )
-    ok(
+    said(
         run(
             runner,
             url,
@@ -74,9 +74,10 @@ def test_claim_unset_falls_through_in_resolve(runner: CliRunner, url: str) -> No
             "image_input",
             "--model",
             "lab-9",
-            "--evidence",
+            "--reason",
             "recorded on the wrong model",
-        )
+        ),
+        "retracted the image_input claim (false, documented) on model lab-9 of openai",
     )
     after = resolved(runner, url, "openai", "lab-9")
     assert after["capabilities"]["image_input"] is True
@@ -137,7 +138,10 @@ def test_rule_remove_and_move(runner: CliRunner, url: str) -> None:
     assert (moved["ref"], moved["position"]) == (ref, 1)
     listed = as_json(run(runner, url, "rule", "list", "openai", "--format", "json"))
     assert listed[0]["ref"] == ref
-    ok(run(runner, url, "rule", "remove", "openai", ref[5:], "--reason", "not a family"))
+    said(
+        run(runner, url, "rule", "remove", "openai", ref[5:], "--reason", "not a family"),
+        f"removed {ref} from openai with 1 claim",
+    )
     assert resolved(runner, url, "openai", "lab-1")["capabilities"]["image_input"] is True
     log = as_json(run(runner, url, "log", "--engine", "openai", "--limit", "5", "--format", "json"))
     assert log[0]["what"] == "rule remove" and log[0]["subject"] == ref
@@ -148,7 +152,10 @@ def test_rule_remove_and_move(runner: CliRunner, url: str) -> None:
 
 def test_model_remove(runner: CliRunner, url: str) -> None:
     ok(run(runner, url, "model", "add", "openai", "typo-model"))
-    ok(run(runner, url, "model", "remove", "openai", "typo-model"))
+    said(
+        run(runner, url, "model", "remove", "openai", "typo-model"),
+        "removed model typo-model from openai with 0 claims",
+    )
     failed(run(runner, url, "model", "remove", "openai", "typo-model"), "has no model")
 
 
@@ -156,7 +163,15 @@ def test_engine_remove_refuses_unless_forced(runner: CliRunner, url: str) -> Non
     before = state(url)
     failed(run(runner, url, "engine", "remove", "openai"), "still has", "--force")
     assert state(url) == before
-    ok(run(runner, url, "engine", "remove", "openai", "--force", "--reason", "retired"))
+    ok(run(runner, url, "model", "add", "openai", "lab-1"))
+    with Registry(url) as registry:
+        snapshot = registry.engine_snapshot("openai")
+        claims = len(registry.claims(engine="openai"))
+    assert (len(snapshot.models), len(snapshot.rules) > 1, claims > 1) == (1, True, True)
+    said(
+        run(runner, url, "engine", "remove", "openai", "--force", "--reason", "retired"),
+        f"removed engine openai with {claims} claims, 1 model and {len(snapshot.rules)} rules",
+    )
     failed(run(runner, url, "engine", "show", "openai"), "unknown engine")
     whats = {
         e["what"]
@@ -264,11 +279,14 @@ def test_columns_and_wide(runner: CliRunner, url: str) -> None:
     rows = as_json(run(runner, url, "engine", "list", "--columns", "kind,name", "--format", "json"))
     assert list(rows[0]) == ["kind", "name"]
     failed(run(runner, url, "engine", "list", "--columns", "nope"), "unknown column", "available")
-    narrow = CliRunner(env={"TOOLWIRE_USER": "ops", "COLUMNS": "60"})
-    cut = ok(run(narrow, url, "audit", "--engine", "openai"))
+    cut = on_terminal(url, "audit", "--engine", "openai", columns=60)
     assert all(len(line) <= 60 for line in cut.splitlines()) and "…" in cut
-    wide = ok(run(narrow, url, "audit", "--engine", "openai", "--wide"))
+    wide = on_terminal(url, "audit", "--engine", "openai", "--wide", columns=60)
     assert "…" not in wide and max(len(line) for line in wide.splitlines()) > 60
+    # into a pipe (CliRunner's stdout is none), every cell is whole, as with --wide
+    narrow = CliRunner(env={"TOOLWIRE_USER": "ops", "COLUMNS": "60"})
+    piped = ok(run(narrow, url, "audit", "--engine", "openai"))
+    assert piped == wide
 
 
 def test_json_output_is_one_document_everywhere(runner: CliRunner, url: str) -> None:

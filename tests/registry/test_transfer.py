@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from cli_helpers import failed, noted, ok, run
+from cli_helpers import failed, noted, ok, run, said
 from click.testing import CliRunner
 from toolwire.registry import NoRegistry, Registry
 from toolwire.registry.cli import main
@@ -56,8 +56,16 @@ def _operate(runner: CliRunner, url: str) -> None:
     )
     ok(run(runner, url, "rule", "move", "openai", rule["ref"], "--position", "2"))
     first = json.loads(ok(run(runner, url, "rule", "list", "gemini", "--format", "json")))[0]
-    ok(run(runner, url, "rule", "remove", "gemini", first["ref"]))
-    ok(run(runner, url, "claim", "unset", "anthropic", "source_blocks", "--evidence", "gone"))
+    held = len(first["claims"].split(", ")) if first["claims"] else 0
+    said(
+        run(runner, url, "rule", "remove", "gemini", first["ref"]),
+        f"removed {first['ref']} from gemini with {held} claim" + ("" if held == 1 else "s"),
+    )
+    # --evidence: the option's old name, still taken
+    said(
+        run(runner, url, "claim", "unset", "anthropic", "source_blocks", "--evidence", "gone"),
+        "retracted the source_blocks claim (true, documented) on engine anthropic",
+    )
 
 
 def test_export_import_export_is_byte_identical(
@@ -104,7 +112,7 @@ def test_a_dry_run_prints_and_writes_nothing(
     result = run(runner, url, "import", str(path), "--dry-run")
     assert result.exit_code == 0
     assert "evidence: GPT-3.5 models are text-only -> GPT-3.5 reads no images" in result.stdout
-    assert "would change 1 entries" in result.stderr
+    assert "would change 1 entry" in result.stderr
     with Registry(url) as registry:
         assert (registry.revision(), registry.claims(engine="openai")) == before
     assert run(runner, url, "diff", "--against", str(path)).exit_code == 1
@@ -336,7 +344,8 @@ def test_a_registry_on_a_read_only_file_system_can_be_read(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     names = [row["name"] for row in json.loads(done.stdout.split("write-exit=")[0])]
     assert "openai" in names
-    assert "write-exit=1" in done.stdout and "readonly database" in done.stderr
+    assert "write-exit=1" in done.stdout
+    assert "is read-only (on a read-only file system)" in done.stderr
     assert "Traceback" not in done.stderr
 
 

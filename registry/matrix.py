@@ -1,0 +1,573 @@
+"""The capability matrix: every engine and model against every resolved flag, as one page.
+
+``build(registry)`` resolves each recorded model (and each model a probe was sent to)
+of each engine from one snapshot of the engine, and keeps per cell what decided it:
+the value, the evidence status of the deciding claim, where that claim sits, its
+evidence, source and verified date, what cleared it, and the latest observation of
+that capability. Each cell has one *state*, the colour it is shown in:
+
+- ``conflict``: the latest observation contradicts the deciding claim (as ``audit
+  --conflicts`` finds it);
+- ``stale``: the claim was last checked (its latest observation, else its
+  ``verified_at``) more than ``stale_days`` days ago;
+- else the deciding claim's evidence status (``live-verified``, ``documented``,
+  ``inferred``, ``unverified``), or ``none`` when nobody claims the flag;
+
+and a flag on top, ``unobserved``: the flag resolves to on and no observation is behind
+it (as ``audit --unobserved`` finds it).
+
+Each engine has a row of its own claims (they decide for every model nothing more
+specific covers), a row per rule with the rule's claims, and a row per model: the
+recorded ones, the ids exact rules name and the models a probe was sent to.
+
+``render_html(matrix)`` writes one self-contained HTML page: no external asset or
+request (a Content-Security-Policy forbids them), so it works from ``file://`` and as a
+CI artifact. The data travels as JSON inside the page, and the page's script builds
+the table with ``textContent`` and ``title`` only, so every value -- a model id, an
+evidence text -- is shown as text, never parsed as HTML; the header is escaped with
+``html.escape``. Rows are paged (``PAGE_SIZE`` at a time), so ten thousand models
+stay quick to filter and scroll.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, NamedTuple
+
+from ._output import plural
+from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
+from .records import Claim
+from .resolver import FLAGS, Resolution, Resolver
+from .store import Registry
+from .tables import utcnow
+from .vocab import EVIDENCE_STATUSES
+
+__all__ = [
+    "LEGEND",
+    "PAGE_SIZE",
+    "STALE_DAYS",
+    "STATES",
+    "Cell",
+    "Matrix",
+    "Row",
+    "build",
+    "render_html",
+    "shown_url",
+]
+
+#: A cell's state, the colour it is shown in (``none``: nobody claims the flag).
+STATES: tuple[str, ...] = (*EVIDENCE_STATUSES, "conflict", "stale", "none")
+#: What each state (and the ``unobserved`` flag) means, as the legend says it.
+LEGEND: dict[str, str] = {
+    "live-verified": "checked against the live endpoint",
+    "documented": "the provider's documentation says so",
+    "inferred": "inferred from related evidence",
+    "unverified": "claimed without evidence",
+    "conflict": "the latest observation contradicts the claim",
+    "stale": "last checked longer ago than the stale limit",
+    "unobserved": "on, with no observation behind it",
+    "none": "nobody claims it (off)",
+}
+#: Rows per page of the page's table.
+PAGE_SIZE = 100
+#: Days after which a checked claim counts as stale, unless told otherwise.
+STALE_DAYS = 180
+
+
+class Cell(NamedTuple):
+    """One capability of one row: the value and what decided it.
+
+    (A named tuple, not a frozen dataclass: a page of 10,000 models makes 70,000.)
+    """
+
+    capability: str
+    value: bool
+    state: str
+    unobserved: bool
+    #: the deciding claim's status (None: nobody claims it)
+    status: str | None
+    decided_by: str
+    evidence: str | None
+    source: str | None
+    verified_at: date | None
+    #: why a claimed true ended up false (a wire fact), else None
+    cleared_by: str | None
+    observation: Observation | None
+
+
+class Row(NamedTuple):
+    """An engine's own claims, one rule's claims, or one model's resolution.
+
+    ``kind`` is ``engine``, ``rule`` or ``model``; ``name`` is empty for an engine,
+    ``rule:N MATCH PATTERN`` for a rule and the model id for a model.
+    """
+
+    engine: str
+    kind: str
+    name: str
+    wire: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    """The matrix of a registry at one revision."""
+
+    url: str
+    revision: int
+    written_at: datetime
+    capabilities: tuple[str, ...]
+    min_evidence: str | None
+    stale_days: int
+    rows: tuple[Row, ...]
+
+
+def shown_url(url: str) -> str:
+    """Return a database URL without its user name and password."""
+    from sqlalchemy.engine import URL, make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # not a URL SQLAlchemy reads: show nothing of it
+        return "(unreadable URL)"
+    bare = URL.create(
+        parsed.drivername,
+        host=parsed.host,
+        port=parsed.port,
+        database=parsed.database,
+        query=parsed.query,
+    )
+    return bare.render_as_string(hide_password=True)
+
+
+def build(
+    registry: Registry,
+    *,
+    engines: Sequence[str] | None = None,
+    capabilities: Sequence[str] | None = None,
+    min_evidence: str | None = None,
+    stale_days: int = STALE_DAYS,
+    today: date | None = None,
+) -> Matrix:
+    """Return the matrix of ``registry``: engines (all, or those named) and their models.
+
+    ``capabilities`` picks the columns among ``FLAGS`` (default: all of them, in the
+    resolver's order); ``min_evidence`` resolves as ``resolve --min-evidence`` does.
+
+    :raises UnknownEngine: for an engine the registry does not know.
+    :raises InvalidInput: for a capability that is not a resolved flag, or a bad
+        ``stale_days``.
+    :raises InvalidStatus: for an unknown ``min_evidence``.
+    """
+    from .errors import InvalidInput
+
+    columns = tuple(capabilities) if capabilities else FLAGS
+    for name in columns:
+        if name not in FLAGS:
+            raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
+    if type(stale_days) is not int or not 0 <= stale_days <= 36500:
+        raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
+    revision = registry.revision()
+    cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+    names = list(dict.fromkeys(engines)) if engines else [e.name for e in registry.engines()]
+    for name in names:
+        registry.engine(name)  # an unknown engine fails before any work
+    latest: dict[tuple[str, str, str], Observation] = {}
+    for seen in list_observations(registry):
+        if seen.outcome in EVIDENCE_OUTCOMES:
+            latest[(seen.engine, seen.model, seen.scenario)] = seen  # ids ascend
+    observed: dict[str, set[str]] = {}
+    for engine, model, _ in latest:
+        observed.setdefault(engine, set()).add(model)
+    resolver = Resolver(registry)
+    rows: list[Row] = []
+    for name in names:
+        snapshot = registry.engine_snapshot(name, models=())  # the engine, its claims, rules
+        wire = snapshot.engine.default_wire
+        rows.append(_claims_row(name, "engine", "", wire, "engine", snapshot.claims, columns))
+        for rule in snapshot.rules:
+            label = f"rule:{rule.id} {rule.match} {rule.pattern}"
+            rows.append(
+                _claims_row(name, "rule", label, rule.wire or wire, label, rule.claims, columns)
+            )
+        resolutions = resolver.resolve_many(name, min_evidence=min_evidence)  # recorded ones
+        # and the ids exact rules name, and the models probed: they resolve by the rules
+        named = {r.pattern for r in snapshot.rules if r.match == "exact"}
+        extra = sorted((named | observed.get(name, set())) - {r.model for r in resolutions})
+        if extra:
+            resolutions += resolver.resolve_many(name, extra, min_evidence=min_evidence)
+        rows += [_model_row(r, columns, latest, cutoff) for r in resolutions]
+    return Matrix(
+        url=shown_url(registry.url),
+        revision=revision,
+        written_at=utcnow(),
+        capabilities=columns,
+        min_evidence=min_evidence,
+        stale_days=stale_days,
+        rows=tuple(rows),
+    )
+
+
+def _claims_row(
+    engine: str,
+    kind: str,
+    name: str,
+    wire: str,
+    where: str,
+    claims: Any,
+    columns: Iterable[str],
+) -> Row:
+    """Return the row of an engine's or a rule's own claims (nothing resolved)."""
+    cells = []
+    for flag in columns:
+        claim: Claim | None = claims.get(flag)
+        cells.append(
+            Cell(
+                capability=flag,
+                value=bool(claim and claim.value),
+                state=claim.status if claim is not None else "none",
+                unobserved=False,
+                status=claim.status if claim is not None else None,
+                decided_by=where if claim is not None else "none",
+                evidence=claim.evidence if claim is not None else None,
+                source=claim.source if claim is not None else None,
+                verified_at=claim.verified_at if claim is not None else None,
+                cleared_by=None,
+                observation=None,
+            )
+        )
+    return Row(engine, kind, name, wire, tuple(cells))
+
+
+def _model_row(
+    resolution: Resolution,
+    columns: Iterable[str],
+    latest: dict[tuple[str, str, str], Observation],
+    cutoff: date,
+) -> Row:
+    cells = []
+    engine, model = resolution.engine, resolution.model
+    for flag in columns:
+        trace = resolution.trace[flag]
+        claim = trace.claim
+        seen = latest.get((engine, model, flag)) if latest else None
+        value = trace.value
+        if claim is None:
+            cells.append(
+                Cell(flag, value, "none", value, None, trace.decided_by, None, None, None,
+                     trace.cleared_by, seen)
+            )  # fmt: skip
+            continue
+        state = claim.status
+        checked = seen.observed_at.date() if seen is not None else claim.verified_at
+        if seen is not None and not agrees(claim.value, seen.outcome):
+            state = "conflict"
+        elif checked is not None and checked < cutoff:
+            state = "stale"
+        cells.append(
+            Cell(flag, value, state, value and seen is None, claim.status, trace.decided_by,
+                 claim.evidence, claim.source, claim.verified_at, trace.cleared_by, seen)
+        )  # fmt: skip
+    return Row(engine, "model", model, resolution.wire, tuple(cells))
+
+
+def _payload(matrix: Matrix) -> dict[str, Any]:
+    """Return the page's data: rows of compact cells, each detail stored once."""
+    details: dict[tuple[Any, ...], int] = {}
+    seen_by_id: dict[int, Observation] = {}
+    state_index = {state: n for n, state in enumerate(STATES)}
+    rows = []
+    for row in matrix.rows:
+        cells = []
+        for cell in row.cells:
+            seen = cell.observation
+            if seen is not None:
+                seen_by_id[seen.id] = seen
+            key = (
+                cell.status,
+                cell.decided_by,
+                cell.evidence,
+                cell.source,
+                cell.verified_at,
+                cell.cleared_by,
+                None if seen is None else seen.id,
+            )
+            index = details.setdefault(key, len(details))
+            cells.append([int(cell.value), state_index[cell.state], int(cell.unobserved), index])
+        rows.append([row.engine, row.kind, row.name, row.wire, cells])
+    fields = ("status", "decided_by", "evidence", "source", "verified_at", "cleared_by", "seen")
+
+    def detail(key: tuple[Any, ...]) -> dict[str, Any]:
+        found = dict(zip(fields, key, strict=True))
+        if found["verified_at"] is not None:
+            found["verified_at"] = found["verified_at"].isoformat()
+        if found["seen"] is not None:
+            seen = seen_by_id[found["seen"]]
+            found["seen"] = (
+                f"#{seen.id} {seen.outcome} on {seen.observed_at.date().isoformat()} "
+                f"({seen.wire} wire, {seen.endpoint})"
+            )
+        return found
+
+    return {
+        "capabilities": list(matrix.capabilities),
+        "states": list(STATES),
+        "details": [detail(key) for key in details],
+        "rows": rows,
+        "page_size": PAGE_SIZE,
+    }
+
+
+def _script_json(data: object) -> str:
+    """Return ``data`` as JSON that cannot end the ``<script>`` element holding it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, escape)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def render_html(matrix: Matrix) -> str:
+    """Return the matrix as one self-contained HTML page (see the module docstring)."""
+    e = html.escape
+    legend = "\n".join(
+        f'<li><label><input type="checkbox" data-state="{e(state)}" checked> '
+        f'<span class="swatch state-{e(state)}"></span> <b>{e(state)}</b>: {e(words)}</label></li>'
+        for state, words in LEGEND.items()
+    )
+    head_cells = "".join(f'<th scope="col">{e(name)}</th>' for name in matrix.capabilities)
+    policy = (
+        f" evidence policy: claims weaker than {e(matrix.min_evidence)} count as absent;"
+        if matrix.min_evidence
+        else ""
+    )
+    models = sum(1 for row in matrix.rows if row.kind == "model")
+    engines = len({row.engine for row in matrix.rows})
+    csp = (
+        "default-src 'none'; "
+        f"style-src '{_sha256(_STYLE)}'; script-src '{_sha256(_SCRIPT)}'; "
+        "img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'"
+    )
+    return _PAGE.format(
+        csp=e(csp),
+        style=_STYLE,
+        url=e(matrix.url),
+        revision=matrix.revision,
+        written=e(matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC")),
+        counts=e(f"{plural(engines, 'engine')}, {plural(models, 'model')}"),
+        policy=policy,
+        stale=plural(matrix.stale_days, "day"),
+        legend=legend,
+        head_cells=head_cells,
+        columns=len(matrix.capabilities) + 3,
+        data=_script_json(_payload(matrix)),
+        script=_SCRIPT,
+    )
+
+
+_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #1f2328; }
+header p { margin: .2em 0; color: #57606a; }
+code { font: 13px ui-monospace, monospace; }
+#legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .4em 1.4em; }
+.swatch { display: inline-block; width: 1.1em; height: 1.1em; vertical-align: middle;
+  border: 1px solid #8c959f; }
+#controls { margin: 1em 0; display: flex; gap: 1em; align-items: center; }
+#filter { font-size: 14px; padding: .3em .5em; width: 22em; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #d0d7de; padding: .25em .5em; text-align: left; }
+thead th { position: sticky; top: 0; background: #f6f8fa; }
+td.cell { text-align: center; min-width: 4.5em; cursor: help; }
+td.model button { font: inherit; background: none; border: 0; padding: 0; cursor: pointer;
+  color: #0969da; text-align: left; }
+tr.engine td:not(.cell) { font-weight: 600; background: #f6f8fa; }
+tr.rule td.model button { color: #57606a; font-style: italic; }
+tr.detail td { background: #fbfbfc; font-size: 13px; }
+tr.detail dl { margin: .3em 0; display: grid; grid-template-columns: max-content 1fr;
+  gap: .1em .8em; }
+tr.detail dt { font-weight: 600; }
+tr.detail dd { margin: 0; white-space: pre-wrap; }
+.state-live-verified { background: #aceebb; }
+.state-documented { background: #cfe2ff; }
+.state-inferred { background: #fff3cd; }
+.state-unverified { background: #e2e3e5; }
+.state-conflict { background: #ff9492; }
+.state-stale { background: #e0d0f5; }
+.state-none { background: #ffffff; color: #8c959f; }
+.state-unobserved, td.unobserved { outline: 2px dashed #bc4c00; outline-offset: -3px; }
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("matrix-data").textContent);
+  var caps = data.capabilities, states = data.states, details = data.details;
+  var pageSize = data.page_size;
+  var tbody = document.getElementById("rows");
+  var filterBox = document.getElementById("filter");
+  var info = document.getElementById("page-info");
+  var prev = document.getElementById("prev"), next = document.getElementById("next");
+  var checks = Array.prototype.slice.call(document.querySelectorAll("input[data-state]"));
+  var rows = data.rows.map(function (raw, index) {
+    var tags = {};
+    raw[4].forEach(function (cell) {
+      tags[states[cell[1]]] = true;
+      if (cell[2]) { tags.unobserved = true; }
+    });
+    return {
+      index: index, engine: raw[0], kind: raw[1], name: raw[2], wire: raw[3], cells: raw[4],
+      tags: tags, text: (raw[0] + " " + raw[2]).toLowerCase()
+    };
+  });
+  var matching = rows, page = 0, open = {};
+
+  function describe(row, cell, capability) {
+    var d = details[cell[3]];
+    var lines = [capability + ": " + (cell[0] ? "on" : "off") +
+      " (" + states[cell[1]] + (cell[2] ? ", unobserved" : "") + ")"];
+    lines.push("decided by: " + d.decided_by);
+    if (d.status !== null) { lines.push("evidence status: " + d.status); }
+    if (d.evidence !== null) { lines.push("evidence: " + d.evidence); }
+    if (d.source !== null) { lines.push("source: " + d.source); }
+    lines.push("verified: " + (d.verified_at === null ? "never" : d.verified_at));
+    if (d.cleared_by !== null) { lines.push("cleared: " + d.cleared_by); }
+    lines.push("latest observation: " + (d.seen === null ? "none" : d.seen));
+    return lines;
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function detailRow(row) {
+    var tr = element("tr", "detail"), td = element("td");
+    td.colSpan = caps.length + 3;
+    caps.forEach(function (capability, i) {
+      var dl = element("dl");
+      describe(row, row.cells[i], capability).forEach(function (line) {
+        var cut = line.indexOf(": ");
+        dl.appendChild(element("dt", "", line.slice(0, cut)));
+        dl.appendChild(element("dd", "", line.slice(cut + 2)));
+      });
+      td.appendChild(dl);
+    });
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function rowElement(row) {
+    var tr = element("tr", "row " + row.kind);
+    tr.dataset.index = String(row.index);
+    tr.appendChild(element("td", "engine", row.engine));
+    var name = element("td", "model"), button = element("button");
+    button.type = "button";
+    button.textContent = row.kind === "engine" ? "(engine claims)" : row.name;
+    button.setAttribute("aria-expanded", open[row.index] ? "true" : "false");
+    button.addEventListener("click", function () {
+      open[row.index] = !open[row.index];
+      render();
+    });
+    name.appendChild(button);
+    tr.appendChild(name);
+    tr.appendChild(element("td", "wire", row.wire));
+    row.cells.forEach(function (cell, i) {
+      var state = states[cell[1]];
+      var td = element("td", "cell state-" + state + (cell[2] ? " unobserved" : ""));
+      td.textContent = details[cell[3]].status === null && !cell[0] ? "\\u2013" :
+        (cell[0] ? "on" : "off");
+      td.title = describe(row, cell, caps[i]).join("\\n");
+      td.dataset.capability = caps[i];
+      td.dataset.state = state;
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+
+  function render() {
+    var pages = Math.max(1, Math.ceil(matching.length / pageSize));
+    page = Math.min(page, pages - 1);
+    var start = page * pageSize, fragment = document.createDocumentFragment();
+    matching.slice(start, start + pageSize).forEach(function (row) {
+      fragment.appendChild(rowElement(row));
+      if (open[row.index]) { fragment.appendChild(detailRow(row)); }
+    });
+    tbody.textContent = "";
+    tbody.appendChild(fragment);
+    info.textContent = matching.length === 0 ? "no rows match" :
+      "rows " + (start + 1) + "\\u2013" + Math.min(start + pageSize, matching.length) +
+      " of " + matching.length + " matching (" + rows.length + " in all), page " +
+      (page + 1) + " of " + pages;
+    prev.disabled = page === 0;
+    next.disabled = page >= pages - 1;
+  }
+
+  function refilter() {
+    var needle = filterBox.value.trim().toLowerCase();
+    var wanted = {};
+    checks.forEach(function (box) { if (box.checked) { wanted[box.dataset.state] = true; } });
+    matching = rows.filter(function (row) {
+      if (needle && row.text.indexOf(needle) < 0) { return false; }
+      return Object.keys(row.tags).some(function (tag) { return wanted[tag]; });
+    });
+    page = 0;
+    render();
+  }
+
+  filterBox.addEventListener("input", refilter);
+  checks.forEach(function (box) { box.addEventListener("change", refilter); });
+  prev.addEventListener("click", function () { page -= 1; render(); });
+  next.addEventListener("click", function () { page += 1; render(); });
+  refilter();
+  document.body.dataset.ready = "true";
+})();
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolwire capability matrix</title>
+<style>{style}</style>
+</head>
+<body>
+<header>
+<h1>toolwire capability matrix</h1>
+<p>registry <code id="registry-url">{url}</code>, revision <span id="revision">{revision}</span>,
+written <time id="written">{written}</time></p>
+<p>{counts}; each cell is the value the resolver gives that model;{policy} a claim
+checked more than {stale} ago is stale.</p>
+</header>
+<ul id="legend">
+{legend}
+</ul>
+<div id="controls">
+<label>Filter <input id="filter" type="search" placeholder="model or engine"
+autocomplete="off"></label>
+<button id="prev" type="button">previous</button>
+<button id="next" type="button">next</button>
+<span id="page-info"></span>
+</div>
+<table id="matrix">
+<thead><tr><th scope="col">engine</th><th scope="col">model</th>
+<th scope="col">wire</th>{head_cells}</tr></thead>
+<tbody id="rows"><tr><td colspan="{columns}">(the table needs JavaScript)</td></tr></tbody>
+</table>
+<script type="application/json" id="matrix-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""

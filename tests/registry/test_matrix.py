@@ -1,0 +1,383 @@
+"""``toolwire matrix``: the page's data, its escaping, and the page in a real browser.
+
+The browser tests drive Debian's chromium (``/usr/bin/chromium``, or
+``$TOOLWIRE_CHROMIUM``) with Playwright; where it is missing they are skipped with
+the reason, unless ``TOOLWIRE_REQUIRE_BROWSER=1`` (CI), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import failed, ok, ops_runner, run
+from toolwire.registry import Registry
+from toolwire.registry.matrix import LEGEND, STATES, Matrix, build, render_html, shown_url
+from toolwire.registry.observations import record_observation
+
+CHROMIUM = Path(os.environ.get("TOOLWIRE_CHROMIUM", "/usr/bin/chromium"))
+#: A model id and an evidence text that run script if anything parses them as HTML.
+HOSTILE_MODEL = "<img/src=x/onerror=window.__pwned=1>"
+HOSTILE_EVIDENCE = '<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3">'
+
+
+def observe(registry: Registry, model: str, scenario: str, outcome: str) -> None:
+    with registry.batch() as writer:
+        record_observation(
+            writer,
+            engine="anthropic",
+            model=model,
+            wire="anthropic",
+            scenario=scenario,
+            outcome=outcome,
+            recorded_by="ops",
+            endpoint="http://127.0.0.1:9",
+            http_status=200,
+            latency_ms=3,
+            excerpt="",
+            request_sha256="0" * 64,
+            challenge="ACEFHJ",
+        )
+
+
+@pytest.fixture
+def sample(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Registry]:
+    """A seeded SQLite registry with a conflict, a stale claim and hostile text."""
+    path = tmp_path / "registry.sqlite3"
+    shutil.copyfile(request.getfixturevalue("seeded_templates").get(request, "sqlite"), path)
+    with Registry(f"sqlite:///{path}") as registry:
+        registry.add_model("anthropic", "claude-sonnet-4-5", created_by="ops")
+        observe(registry, "claude-sonnet-4-5", "tool_result_images", "ignored")  # a conflict
+        registry.set_claim(
+            "anthropic",
+            "source_blocks",
+            True,
+            model="claude-old-9",
+            status="live-verified",
+            evidence="checked once, long ago",
+            verified_at=date(2020, 1, 2),
+            recorded_by="ops",
+        )
+        registry.set_claim(
+            "anthropic",
+            "image_input",
+            True,
+            model=HOSTILE_MODEL,
+            status="inferred",
+            evidence=HOSTILE_EVIDENCE,
+            source="</script><script>window.__pwned=4</script>",
+            recorded_by="ops",
+        )
+        yield registry
+
+
+def _row(matrix: Matrix, engine: str, name: str) -> Any:
+    return next(r for r in matrix.rows if (r.engine, r.name) == (engine, name))
+
+
+def _cell(matrix: Matrix, engine: str, name: str, capability: str) -> Any:
+    return next(c for c in _row(matrix, engine, name).cells if c.capability == capability)
+
+
+# -- the data -------------------------------------------------------------------------
+
+
+def test_cells_carry_the_resolution_and_its_state(sample: Registry) -> None:
+    matrix = build(sample, today=date(2026, 12, 1))
+    assert matrix.revision == sample.revision() and matrix.url == sample.url
+    engine_row = _row(matrix, "anthropic", "")
+    assert engine_row.kind == "engine"
+    conflict = _cell(matrix, "anthropic", "claude-sonnet-4-5", "tool_result_images")
+    assert (conflict.value, conflict.state, conflict.decided_by) == (True, "conflict", "engine")
+    assert conflict.observation is not None and conflict.observation.outcome == "ignored"
+    stale = _cell(matrix, "anthropic", "claude-old-9", "source_blocks")
+    assert (stale.state, stale.status, stale.verified_at) == (
+        "stale",
+        "live-verified",
+        date(2020, 1, 2),
+    )
+    fresh = build(sample, today=date(2020, 1, 3)).rows
+    assert next(
+        c
+        for r in fresh
+        if r.name == "claude-old-9"
+        for c in r.cells
+        if c.capability == "source_blocks"
+    ).state == ("live-verified")
+    pdf = _cell(matrix, "anthropic", "claude-sonnet-4-5", "tool_result_pdf")
+    assert (pdf.value, pdf.state, pdf.unobserved) == (True, "documented", True)
+    none = _cell(matrix, "anthropic", "claude-sonnet-4-5", "hoist_media")
+    assert (none.value, none.state, none.decided_by) == (False, "none", "none")
+    rules = [r for r in matrix.rows if r.engine == "anthropic" and r.kind == "rule"]
+    assert [r.name.split()[0] for r in rules] == [f"rule:{x.id}" for x in sample.rules("anthropic")]
+    exact = {r.name for r in matrix.rows if r.engine == "anthropic" and r.kind == "model"}
+    assert {"claude-2.1", "claude-old-9", HOSTILE_MODEL} <= exact  # exact rules name models
+
+
+def test_build_takes_engines_capabilities_and_the_evidence_policy(sample: Registry) -> None:
+    matrix = build(sample, engines=["anthropic"], capabilities=["image_input"])
+    assert {r.engine for r in matrix.rows} == {"anthropic"}
+    assert matrix.capabilities == ("image_input",)
+    strict = build(sample, engines=["anthropic"], min_evidence="live-verified")
+    cell = _cell(strict, "anthropic", "claude-sonnet-4-5", "tool_result_images")
+    assert (cell.value, cell.state) == (False, "none")  # the documented engine claim set aside
+
+
+def test_shown_url_drops_the_credentials() -> None:
+    assert shown_url("postgresql+psycopg://ops:s3cret@db.example:5432/reg") == (
+        "postgresql+psycopg://db.example:5432/reg"
+    )
+    assert (
+        shown_url("sqlite:////var/lib/toolwire/r.sqlite3")
+        == "sqlite:////var/lib/toolwire/r.sqlite3"
+    )
+
+
+def test_the_page_is_self_contained_and_escapes_everything(sample: Registry) -> None:
+    page = render_html(build(sample))
+    before, rest = page.split('<script type="application/json" id="matrix-data">')
+    data, after = rest.split("</script>", 1)
+    assert "__pwned" not in before + after  # the hostile text is only in the data
+    assert "<" not in data and ">" not in data  # which cannot end its element
+    decoded = json.loads(data)
+    assert any(row[2] == HOSTILE_MODEL for row in decoded["rows"])
+    assert any(d["evidence"] == HOSTILE_EVIDENCE for d in decoded["details"])
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", page)
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page.replace("&#x27;", "'")
+
+
+def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_path: Path) -> None:
+    runner = ops_runner()
+    out = tmp_path / "matrix.html"
+    result = run(runner, sample.url, "matrix", "-o", str(out), "--engine", "anthropic")
+    assert result.exit_code == 0, result.output
+    models = sum(1 for r in build(sample, engines=["anthropic"]).rows if r.kind == "model")
+    assert result.stderr == f"wrote {out}: 1 engine, {models} models\n"
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    piped = ok(run(runner, sample.url, "matrix", "--capability", "image_input"))
+    assert piped.startswith("<!DOCTYPE html>") and '<th scope="col">image_input</th>' in piped
+    failed(
+        run(runner, sample.url, "matrix", "--engine", "anthropik"),
+        "unknown engine 'anthropik'; did you mean 'anthropic'",
+        code=1,
+    )
+    failed(
+        run(runner, sample.url, "matrix", "--capability", "tool_result_imgs"),
+        "unknown capability 'tool_result_imgs'; did you mean 'tool_result_images'",
+        code=1,
+    )
+    failed(
+        run(runner, sample.url, "matrix", "--min-evidence", "documnted"),
+        "unknown evidence status 'documnted'; did you mean 'documented'?",
+        code=1,
+    )
+
+
+# -- the page in chromium ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Launch Debian's chromium through Playwright once for the module."""
+    if not CHROMIUM.exists():
+        reason = f"chromium not found at {CHROMIUM} (Debian: apt-get install chromium)"
+        if os.environ.get("TOOLWIRE_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox"] if os.geteuid() == 0 else [],  # root: no user namespace
+        )
+        yield browser
+        browser.close()
+
+
+class Page:
+    """A page of the matrix open in chromium, with what it logged and requested."""
+
+    def __init__(self, browser: Any, path: Path) -> None:
+        self.page = browser.new_page(viewport={"width": 1400, "height": 900})
+        self.problems: list[str] = []
+        self.requests: list[str] = []
+        self.page.on(
+            "console",
+            lambda m: self.problems.append(m.text) if m.type in ("error", "warning") else None,
+        )
+        self.page.on("pageerror", lambda error: self.problems.append(str(error)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_selector("body[data-ready=true]")
+
+    def rows(self) -> list[str]:
+        """Return the rows on the page, each as 'engine name'."""
+        return list(
+            self.page.eval_on_selector_all(
+                "#rows tr.row",
+                "rows => rows.map(r => r.children[0].textContent + ' ' +"
+                " r.children[1].textContent)",
+            )
+        )
+
+    def cell(self, engine: str, name: str, capability: str) -> Any:
+        row = self.page.locator("#rows tr.row").filter(
+            has=self.page.locator("td.engine", has_text=re.compile(f"^{re.escape(engine)}$"))
+        )
+        row = row.filter(has=self.page.get_by_role("button", name=name, exact=True))
+        return row.locator(f'td.cell[data-capability="{capability}"]')
+
+    def pwned(self) -> Any:
+        return self.page.evaluate("window.__pwned")
+
+
+def _written(registry: Registry, tmp_path: Path, **options: Any) -> tuple[Matrix, Path]:
+    matrix = build(registry, **options)
+    path = tmp_path / "matrix.html"
+    path.write_text(render_html(matrix), encoding="utf-8")
+    return matrix, path
+
+
+def test_the_page_shows_the_legend_colours_and_tooltips(
+    chromium: Any, sample: Registry, tmp_path: Path
+) -> None:
+    matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
+    view = Page(chromium, path)
+    legend = view.page.locator("#legend li").all_text_contents()
+    assert [text.split(":")[0].strip() for text in legend] == list(LEGEND)
+    assert set(LEGEND) - {"unobserved"} == set(STATES)
+    header = view.page.locator("header").text_content() or ""
+    assert f"registry {sample.url}, revision {matrix.revision}" in " ".join(header.split())
+    assert matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC") in header
+    conflict = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_images")
+    assert conflict.text_content() == "on"
+    shown = conflict.evaluate("c => getComputedStyle(c).backgroundColor")
+    swatch = view.page.locator("#legend .swatch.state-conflict")
+    assert shown == swatch.evaluate("s => getComputedStyle(s).backgroundColor")
+    assert shown == "rgb(255, 148, 146)"
+    documented = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_pdf")
+    assert documented.evaluate("c => getComputedStyle(c).backgroundColor") == "rgb(207, 226, 255)"
+    assert documented.evaluate("c => getComputedStyle(c).outlineStyle") == "dashed"  # unobserved
+    tip = conflict.get_attribute("title") or ""
+    claim = next(
+        c
+        for c in sample.claims(engine="anthropic")
+        if c.subject_key == "engine" and c.capability == "tool_result_images"
+    )
+    (seen,) = [o for o in _observations(sample) if o.scenario == "tool_result_images"]
+    assert tip.splitlines() == [
+        "tool_result_images: on (conflict)",
+        "decided by: engine",
+        "evidence status: documented",
+        f"evidence: {claim.evidence}",
+        *([f"source: {claim.source}"] if claim.source else []),
+        "verified: never" if claim.verified_at is None else f"verified: {claim.verified_at}",
+        f"latest observation: #{seen.id} ignored on {seen.observed_at.date()} "
+        "(anthropic wire, http://127.0.0.1:9)",
+    ]
+    conflict.hover()  # the tooltip is the title: chromium shows it natively
+    assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def _observations(registry: Registry) -> Any:
+    from toolwire.registry.observations import list_observations
+
+    return list_observations(registry)
+
+
+def test_the_filter_box_and_the_status_boxes_pick_the_rows(
+    chromium: Any, sample: Registry, tmp_path: Path
+) -> None:
+    with sample.batch() as writer:  # rows for more than one page
+        for n in range(150):
+            writer.add_model("openai", f"bulk-{n:03d}", created_by="ops")
+    matrix, path = _written(sample, tmp_path)
+    view = Page(chromium, path)
+    everything = len(matrix.rows)
+    assert everything > 200
+    assert view.page.locator("#page-info").text_content() == (
+        f"rows 1\u2013100 of {everything} matching ({everything} in all), page 1 of "
+        f"{-(-everything // 100)}"
+    )
+    assert len(view.rows()) == 100
+    view.page.fill("#filter", "claude-2")
+    wanted = [
+        f"{r.engine} {r.name}" for r in matrix.rows if "claude-2" in f"{r.engine} {r.name}".lower()
+    ]
+    assert len(wanted) == 2  # the exact rule and the model it names
+    shown = view.rows()
+    assert len(shown) == len(wanted)
+    assert [s.replace("(engine claims)", "") for s in shown] == wanted
+    view.page.fill("#filter", "ANTHROPIC claude-sonnet")  # case does not matter
+    assert view.rows() == ["anthropic claude-sonnet-4-5"]
+    view.page.fill("#filter", "")
+    for state in LEGEND:
+        if state != "conflict":
+            view.page.uncheck(f'input[data-state="{state}"]')
+    assert view.rows() == ["anthropic claude-sonnet-4-5"]
+    view.page.check('input[data-state="stale"]')
+    assert sorted(view.rows()) == ["anthropic claude-old-9", "anthropic claude-sonnet-4-5"]
+    view.page.uncheck('input[data-state="conflict"]')
+    view.page.uncheck('input[data-state="stale"]')
+    assert view.rows() == [] and view.page.locator("#page-info").text_content() == "no rows match"
+    view.page.check('input[data-state="none"]')
+    unclaimed = sum(1 for r in matrix.rows if any(c.state == "none" for c in r.cells))
+    assert unclaimed > 100
+    view.page.click("#next")  # the second page of the rows with an unclaimed flag
+    assert view.page.locator("#page-info").text_content() == (
+        f"rows 101\u2013{min(200, unclaimed)} of {unclaimed} matching ({everything} in all), "
+        f"page 2 of {-(-unclaimed // 100)}"
+    )
+    assert len(view.rows()) == min(200, unclaimed) - 100
+    assert view.problems == []
+
+
+def test_injected_text_is_shown_as_text_and_runs_nothing(
+    chromium: Any, sample: Registry, tmp_path: Path
+) -> None:
+    _, path = _written(sample, tmp_path, engines=["anthropic"])
+    view = Page(chromium, path)
+    view.page.fill("#filter", "onerror")
+    assert view.rows() == [f"anthropic {HOSTILE_MODEL}"]
+    view.page.get_by_role("button", name=HOSTILE_MODEL, exact=True).click()
+    detail = view.page.locator("#rows tr.detail")
+    assert detail.count() == 1
+    text = detail.text_content() or ""
+    assert HOSTILE_EVIDENCE in text and "</script><script>window.__pwned=4</script>" in text
+    cell = view.cell("anthropic", HOSTILE_MODEL, "image_input")
+    assert f"evidence: {HOSTILE_EVIDENCE}" in (cell.get_attribute("title") or "")
+    cell.hover()
+    assert view.page.evaluate("document.querySelectorAll('img, #rows script').length") == 0
+    assert view.pwned() is None
+    view.page.get_by_role("button", name=HOSTILE_MODEL, exact=True).click()  # closes it again
+    assert view.page.locator("#rows tr.detail").count() == 0
+    assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def test_the_module_lists_its_public_names() -> None:
+    import ast
+
+    from toolwire.registry import matrix
+
+    def ruff_order(name: str) -> tuple[int, str]:
+        return (0 if name.isupper() else 1 if name[0].isupper() else 2), name
+
+    assert list(matrix.__all__) == sorted(matrix.__all__, key=ruff_order)
+    tree = ast.parse(Path(matrix.__file__).read_text(encoding="utf-8"))
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined |= {t.id for t in targets if isinstance(t, ast.Name)}
+    public = {name for name in defined if not name.startswith("_")} - {"__all__"}
+    assert public == set(matrix.__all__)
