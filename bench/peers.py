@@ -373,7 +373,7 @@ def main() -> int:
     print(
         f"CPUs: {os.cpu_count()}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
         f"{ROUNDS} rounds, batches >= {BATCH * 1e3:g} ms; "
-        f"strict base64 check: {_base64.METHOD if hasattr(_base64, 'METHOD') else 'translate'}"
+        f"strict base64 check: {_base64.method() if hasattr(_base64, 'method') else 'translate'}"
     )
     side = litellm_side()
     print()
