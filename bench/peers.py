@@ -59,7 +59,7 @@ from toolwire.convert import ToolResult, _base64, format_tool_results
 
 from convert import PDF_B64, PDF_URI, PNG_B64
 
-ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))
+ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))  # environment: PEERS_ROUNDS, PEERS_ONLY
 BATCH = 0.010  # seconds: the least a batch runs
 WIRES = ("anthropic", "gemini", "responses", "openai")
 NATIVE: dict[str, Any] = {"image_input": True, "native_pdf": True}
@@ -375,7 +375,8 @@ def main() -> int:
         f"{ROUNDS} rounds, batches >= {BATCH * 1e3:g} ms; "
         f"strict base64 check: {_base64.method() if hasattr(_base64, 'method') else 'translate'}"
     )
-    side = litellm_side()
+    sections = os.environ.get("PEERS_ONLY", "peers,hoist,placeholders").split(",")
+    side = litellm_side() if "peers" in sections else "not asked for (PEERS_ONLY)"
     print()
     if isinstance(side, str):
         print(f"toolwire vs LiteLLM: skipped: {side}")
@@ -383,12 +384,14 @@ def main() -> int:
         converters, version = side
         print(f"toolwire vs LiteLLM {version} (LiteLLM after the MCP -> OpenAI message adapter)")
         peers_table(report, converters)
-    print()
-    print("hoist=True with nothing to hoist, against the same call without it:")
-    hoist_table(report)
-    print()
-    print("media not sent natively, against bench/e2e.py's placeholder builder:")
-    placeholder_table(report)
+    if "hoist" in sections:
+        print()
+        print("hoist=True with nothing to hoist, against the same call without it:")
+        hoist_table(report)
+    if "placeholders" in sections:
+        print()
+        print("media not sent natively, against bench/e2e.py's placeholder builder:")
+        placeholder_table(report)
     print()
     if report.spreads:
         spreads = sorted(report.spreads)
