@@ -13,7 +13,7 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   every input: ``translate`` (the standard library: ``bytes.translate`` over
   64 KB chunks, no decoding) and, where the optional ``pybase64`` package is
   installed (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict
-  mode over 96 KB chunks, each decoded chunk dropped at once). Memory stays
+  mode over 64 KB chunks, each decoded chunk dropped at once). Memory stays
   flat either way. :func:`use` picks one (by default, on the first check, the
   fastest installed); :func:`methods` lists those installed.
 
@@ -50,7 +50,7 @@ _DROP_WHITESPACE = dict.fromkeys(map(ord, _WHITESPACE))
 _CHUNK = 64 * 1024
 # pybase64's chunk: whole quanta (a multiple of 4), and small enough that the chunk and
 # its decoded bytes come from the heap, not from fresh pages of their own (mmap)
-_FAST_CHUNK = 96 * 1024
+_FAST_CHUNK = 64 * 1024
 
 # Leading bytes of the media kinds a wire can carry natively, by their first three
 # (WebP, ``RIFF....WEBP``, is checked apart: its signature has a gap).
@@ -263,24 +263,36 @@ def _magic(head: bytes) -> str | None:
 def look(data: object) -> tuple[int | None, str | None]:
     """Return ``(screen(data), sniff(data))``, the sniff None when the screen fails (O(1)).
 
-    The usual payload (at least 20 symbols, no whitespace or padding in its first
-    16) gets one strict decode of those 16 symbols, which checks their alphabet
-    and gives the leading bytes; the rest of the screen is :func:`screen`'s.
-    Anything else takes :func:`screen` and :func:`sniff` as they are.
+    The usual payload (whole quanta, at least 20 symbols, no padding in its first
+    16) gets one strict decode of its first 16 symbols, which checks their
+    alphabet and gives the leading bytes, and one of its last 4 (their alphabet
+    and padding); the canonical final quantum is checked apart, as in
+    :func:`screen`. Anything else takes :func:`screen` and :func:`sniff` as
+    they are.
     """
-    if type(data) is str and data.isascii() and len(data) >= 20:
-        head64 = data[:16]
-        if "=" not in head64:
-            try:
-                head = binascii.a2b_base64(head64, strict_mode=True)
-            except binascii.Error:
-                head = b""
-            if head:
-                core = _core(data)
-                if core is not None and _in_alphabet(data[-4:].rstrip("=")):
-                    return core * 3 // 4, _magic(head)
-    size = screen(data)
-    return size, None if size is None else sniff(data)  # type: ignore[arg-type]
+    if type(data) is str and data.isascii():
+        size = len(data)
+        if size >= 20 and not size % 4:
+            head64 = data[:16]
+            if "=" not in head64:
+                try:
+                    head = _a2b(head64, strict_mode=True)
+                    _a2b(data[-4:], strict_mode=True)
+                except binascii.Error:
+                    pass
+                else:
+                    if data[-1] != "=":
+                        return size // 4 * 3, _magic(head)
+                    if data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
+                        if not _VALUE[data[-3]] & 0x0F:
+                            return size // 4 * 3 - 2, _magic(head)
+                    elif not _VALUE[data[-2]] & 0x03:
+                        return size // 4 * 3 - 1, _magic(head)
+    size_ = screen(data)
+    return size_, None if size_ is None else sniff(data)  # type: ignore[arg-type]
+
+
+_a2b = binascii.a2b_base64
 
 
 def data_url(mime: str, data: str) -> str:
