@@ -131,7 +131,10 @@ def adapt(d: dict[str, Any], call_id: str, name: str | None = None) -> dict[str,
     return message
 
 
-def litellm_side() -> tuple[dict[str, Callable[..., Any]], str] | str:
+Converters = dict[str, tuple[Callable[..., Any], Callable[..., Any]]]
+
+
+def litellm_side() -> tuple[Converters, str] | str:
     """Return LiteLLM's converter per wire (one message list in, the wire's output out)
     and its version, or the reason it cannot run."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network at import
@@ -151,6 +154,9 @@ def litellm_side() -> tuple[dict[str, Callable[..., Any]], str] | str:
     responses = LiteLLMResponsesTransformationHandler()
     openai = OpenAIGPTConfig()
 
+    def gemini_one(m: dict[str, Any]) -> Any:
+        return convert_to_gemini_tool_call_result(m, None, forward_function_call_id=True)
+
     def anthropic(messages: list[dict[str, Any]]) -> Any:
         return [
             {"role": "user", "content": [convert_to_anthropic_tool_result(m) for m in messages]}
@@ -159,7 +165,7 @@ def litellm_side() -> tuple[dict[str, Callable[..., Any]], str] | str:
     def gemini(messages: list[dict[str, Any]]) -> Any:
         parts: list[Any] = []
         for m in messages:
-            part = convert_to_gemini_tool_call_result(m, None, forward_function_call_id=True)
+            part = gemini_one(m)
             parts.extend(part if isinstance(part, list) else [part])
         return [{"role": "user", "parts": parts}]
 
@@ -169,8 +175,14 @@ def litellm_side() -> tuple[dict[str, Callable[..., Any]], str] | str:
     def openai_(messages: list[dict[str, Any]]) -> Any:
         return openai.transform_messages(messages, model="gpt-4o")
 
-    converters = {"anthropic": anthropic, "gemini": gemini, "responses": responses_}
-    converters["openai"] = openai_
+    converters = {
+        # wire: (one tool message -> its block, the tool messages -> the wire's messages);
+        # responses and openai convert lists only: one message is a list of one
+        "anthropic": (convert_to_anthropic_tool_result, anthropic),
+        "gemini": (gemini_one, gemini),
+        "responses": (lambda m: responses_([m]), responses_),
+        "openai": (lambda m: openai_([m]), openai_),
+    }
     return converters, importlib.metadata.version("litellm")
 
 
@@ -248,7 +260,7 @@ class Report:
         return "FAIL"
 
 
-def peers_table(report: Report, converters: dict[str, Callable[..., Any]]) -> None:
+def peers_table(report: Report, converters: Converters) -> None:
     print(
         f"{'case':22} {'wire':10} {'entry':7} {'toolwire us':>12} {'LiteLLM us':>11} "
         f"{'ratio':>6} {'IQR':>11} {'target':>6}  result  notes"
@@ -257,7 +269,7 @@ def peers_table(report: Report, converters: dict[str, Callable[..., Any]]) -> No
         each = [(mcp(content), f"call_{i}") for i, content in enumerate(contents)]
         pairs: list[tuple[str, str, Timed, Timed, str]] = []
         for wire in WIRES:
-            convert = converters[wire]
+            one, many = converters[wire]
             name = "tool" if wire == "gemini" else None
             for entry in ("to", "format"):
                 options = toolwire_options(wire, entry)
@@ -268,10 +280,8 @@ def peers_table(report: Report, converters: dict[str, Callable[..., Any]]) -> No
                             ToolResult.from_mcp(d, id=i, name="tool").to(w, **o) for d, i in pairs
                         ]
 
-                    def peer(
-                        c: Callable[..., Any] = convert, n: Any = name, pairs: Any = each
-                    ) -> Any:
-                        return [c([adapt(d, i, n)]) for d, i in pairs]
+                    def peer(c: Callable[..., Any] = one, n: Any = name, pairs: Any = each) -> Any:
+                        return [c(adapt(d, i, n)) for d, i in pairs]
 
                 else:
 
@@ -279,9 +289,7 @@ def peers_table(report: Report, converters: dict[str, Callable[..., Any]]) -> No
                         results = [ToolResult.from_mcp(d, id=i, name="tool") for d, i in pairs]
                         return format_tool_results(w, results, **o)
 
-                    def peer(
-                        c: Callable[..., Any] = convert, n: Any = name, pairs: Any = each
-                    ) -> Any:
+                    def peer(c: Callable[..., Any] = many, n: Any = name, pairs: Any = each) -> Any:
                         return c([adapt(d, i, n) for d, i in pairs])
 
                 notes = ""
