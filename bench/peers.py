@@ -62,7 +62,6 @@ from convert import PDF_B64, PDF_URI, PNG_B64
 ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))  # environment: PEERS_ROUNDS, PEERS_ONLY
 BATCH = 0.010  # seconds: the least a batch runs
 WIRES = ("anthropic", "gemini", "responses", "openai")
-NATIVE: dict[str, Any] = {"image_input": True, "native_pdf": True}
 
 Content = list[dict[str, Any]]
 CASES: dict[str, list[Content]] = {
@@ -93,12 +92,6 @@ TITLES = {
 
 def mcp(content: Content) -> dict[str, Any]:
     return {"content": content, "isError": False}
-
-
-def toolwire_options(wire: str, entry: str) -> dict[str, Any]:
-    if wire == "openai":
-        return {"hoist": True, **NATIVE} if entry == "format" else {}
-    return NATIVE
 
 
 def validated(case: str, wire: str, entry: str) -> bool:
@@ -272,12 +265,20 @@ def peers_table(report: Report, converters: Converters) -> None:
             one, many = converters[wire]
             name = "tool" if wire == "gemini" else None
             for entry in ("to", "format"):
-                options = toolwire_options(wire, entry)
+                # the options as a caller writes them (keywords, not a ** dict)
+                hoisting = wire == "openai"
                 if entry == "to":
 
-                    def ours(w: str = wire, o: dict[str, Any] = options, pairs: Any = each) -> Any:
+                    def ours(w: str = wire, plain: bool = hoisting, pairs: Any = each) -> Any:
+                        if plain:  # to("openai") sends media as placeholders whatever is given
+                            return [
+                                ToolResult.from_mcp(d, id=i, name="tool").to(w) for d, i in pairs
+                            ]
                         return [
-                            ToolResult.from_mcp(d, id=i, name="tool").to(w, **o) for d, i in pairs
+                            ToolResult.from_mcp(d, id=i, name="tool").to(
+                                w, image_input=True, native_pdf=True
+                            )
+                            for d, i in pairs
                         ]
 
                     def peer(c: Callable[..., Any] = one, n: Any = name, pairs: Any = each) -> Any:
@@ -285,9 +286,13 @@ def peers_table(report: Report, converters: Converters) -> None:
 
                 else:
 
-                    def ours(w: str = wire, o: dict[str, Any] = options, pairs: Any = each) -> Any:
+                    def ours(w: str = wire, hoist: bool = hoisting, pairs: Any = each) -> Any:
                         results = [ToolResult.from_mcp(d, id=i, name="tool") for d, i in pairs]
-                        return format_tool_results(w, results, **o)
+                        if hoist:
+                            return format_tool_results(
+                                w, results, hoist=True, image_input=True, native_pdf=True
+                            )
+                        return format_tool_results(w, results, image_input=True, native_pdf=True)
 
                     def peer(c: Callable[..., Any] = many, n: Any = name, pairs: Any = each) -> Any:
                         return c([adapt(d, i, n) for d, i in pairs])
@@ -321,9 +326,15 @@ def hoist_table(report: Report) -> None:
                 for i, c in enumerate(CASES[case])
             ]
             with_hoist = Timed(
-                lambda w=wire, rs=results: format_tool_results(w, rs, hoist=True, **NATIVE)
+                lambda w=wire, rs=results: format_tool_results(
+                    w, rs, hoist=True, image_input=True, native_pdf=True
+                )
             )
-            plain = Timed(lambda w=wire, rs=results: format_tool_results(w, rs, **NATIVE))
+            plain = Timed(
+                lambda w=wire, rs=results: format_tool_results(
+                    w, rs, image_input=True, native_pdf=True
+                )
+            )
             interleaved([with_hoist, plain])
             middle, low, high = found = ratio(with_hoist, plain)
             result = report.verdict(f"{case}/{wire} hoist with nothing to hoist", found, 1.1)
@@ -347,15 +358,16 @@ def placeholder_table(report: Report) -> None:
             ("openai", True, "openai"),
             ("anthropic", False, "anthropic-off"),
         ):
-            options = {"image_input": native, "native_pdf": native}
             build = LIMITS[wire]
             ours_to = Timed(
-                lambda w=wire, o=options, d=d: ToolResult.from_mcp(d, id="call_1").to(w, **o)
+                lambda w=wire, n=native, d=d: ToolResult.from_mcp(d, id="call_1").to(
+                    w, image_input=n, native_pdf=n
+                )
             )
             limit_to = Timed(lambda b=build, n=native, d=d: b("call_1", d, n, False))
             ours_format = Timed(
-                lambda w=wire, o=options, d=d: format_tool_results(
-                    w, [ToolResult.from_mcp(d, id="call_0")], **o
+                lambda w=wire, n=native, d=d: format_tool_results(
+                    w, [ToolResult.from_mcp(d, id="call_0")], image_input=n, native_pdf=n
                 )
             )
             limit_format = Timed(lambda w=wire, n=native, d=d: limit_envelope(w, [d], n, False))
