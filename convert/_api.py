@@ -78,7 +78,7 @@ def format_tool_results(
     native_pdf: bool | None = None,
     source_blocks: bool | None = None,
     response_tag: str | None = None,
-    hoist: bool | None = None,
+    hoist: object = None,  # a flag, checked as the others are (object: **options pass it)
     **unknown: object,
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.

@@ -222,4 +222,4 @@ def test_hoisting_checks_every_result_and_the_option() -> None:
         with pytest.raises(InvalidToolResult, match="must be ToolResult objects, not dict"):
             format_tool_results("openai", bad, **ALL)  # type: ignore[list-item]
     with pytest.raises(InvalidOption):
-        format_tool_results("openai", [text], hoist="yes")  # type: ignore[arg-type]
+        format_tool_results("openai", [text], hoist="yes")
