@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ._hoist import hoist
+from ._hoist import hoist as _hoist
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
@@ -26,6 +26,8 @@ WIRES: tuple[str, ...] = tuple(TABLE)
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
 _ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
+# (wire, image_input, native_pdf, source_blocks, response_tag) -> plan, for hoist=True
+_HOIST_PLANS: dict[tuple[object, ...], tuple[Any, Any]] = {}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -76,6 +78,7 @@ def format_tool_results(
     native_pdf: bool | None = None,
     source_blocks: bool | None = None,
     response_tag: str | None = None,
+    hoist: object = None,  # a flag, checked as the others are (object: **options pass it)
     **unknown: object,
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.
@@ -94,7 +97,13 @@ def format_tool_results(
     try:  # the hot path: one lookup, as in ToolResult.to
         if unknown:
             raise KeyError
-        if (
+        if hoist is True:  # hoisting's own plans: one lookup still
+            block, resolved = _HOIST_PLANS[
+                (wire, image_input, native_pdf, source_blocks, response_tag)
+            ]
+        elif hoist is not None:
+            raise KeyError
+        elif (
             image_input is None
             and native_pdf is None
             and source_blocks is None
@@ -104,10 +113,24 @@ def format_tool_results(
         else:
             block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
     except (KeyError, TypeError):
+        if hoist is not None:
+            unknown["hoist"] = hoist
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+        if hoist is True and len(_HOIST_PLANS) < 256 and len(unknown) == 1:
+            _HOIST_PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)] = (
+                block,
+                resolved,
+            )
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
-        checked = [_checked(result) for result in results]
-        return hoist(wire, checked, TABLE[wire].block, resolved)
+        if type(results) is not list:
+            results = list(results)
+        blocks = []
+        for result in results:  # all plain text (the usual case) hoists nothing
+            if type(result) is not ToolResult or result._texts is None:
+                checked = [_checked(result) for result in results]
+                return _hoist(wire, checked, TABLE[wire].block, resolved)
+            blocks.append(block(result, resolved))
+        return _ENVELOPES[wire](blocks)
     blocks = []
     for result in results:  # no call per result but the block's
         if type(result) is not ToolResult and not isinstance(result, ToolResult):

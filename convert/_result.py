@@ -143,6 +143,8 @@ class ToolResult:
                     self._structured = _NO_STRUCTURED
                     self.__class__ = ToolResult
                     return self  # type: ignore[no-any-return]
+                # Other content, the same envelope: no structured content, no result type.
+                return _build(cls, name, id, content, is_error, None, "complete")
         data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
             raise InvalidToolResult(

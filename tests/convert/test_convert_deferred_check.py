@@ -16,6 +16,8 @@ from toolwire.convert import WIRES, ToolResult, _base64, format_tool_results, re
 from toolwire.convert._audience import for_the_model
 
 NATIVE = {"image_input": True, "native_pdf": True}
+# every test under both strict-check methods (see conftest.py)
+pytestmark = pytest.mark.usefixtures("strict_check")
 INVALID_IMAGE = "[image] image/png (invalid base64)"
 INVALID_PDF = "[resource] application/pdf <file:///docs/r.pdf> (invalid base64)"
 
@@ -47,8 +49,8 @@ BROKEN = ToolResult(
 
 
 @pytest.fixture
-def clean_calls(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Record every payload the strict check reads."""
+def clean_calls(monkeypatch: pytest.MonkeyPatch, strict_check: str) -> list[object]:
+    """Record every payload the strict check (of the method under test) reads."""
     calls: list[object] = []
     real = _base64.clean
 

@@ -11,6 +11,8 @@ from convert_samples import PDF, PDF_B64, PNG, PNG_B64, b64
 from toolwire.convert import WIRES, InvalidToolResult, ToolResult, _base64, format_tool_results
 
 NATIVE = {"image_input": True, "native_pdf": True}
+# every test under both strict-check methods (see conftest.py)
+pytestmark = pytest.mark.usefixtures("strict_check")
 
 
 def image(data: Any, mime: str = "image/png") -> dict[str, Any]:
@@ -182,7 +184,9 @@ def broken_inside(data: str) -> str:
     return data[:middle] + "!" + data[middle + 1 :]
 
 
-def test_no_payload_work_where_nothing_is_sent_natively(monkeypatch: Any) -> None:
+def test_no_payload_work_where_nothing_is_sent_natively(
+    monkeypatch: Any, strict_check: str
+) -> None:
     calls: list[int] = []
     real = _base64.clean
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
 from convert_checks import (
     SchemaError,
     assert_no_payload,
@@ -18,7 +19,7 @@ from ollama._client import _copy_messages  # how ollama.chat() reads dict messag
 from ollama._types import ChatRequest
 from openai.types.chat import ChatCompletionMessageParam
 from test_convert_properties import SETTINGS, results
-from toolwire.convert import ToolResult, format_tool_results
+from toolwire.convert import InvalidOption, InvalidToolResult, ToolResult, format_tool_results
 
 PAYLOADS = [PNG_B64, JPEG_B64, GIF_B64, WEBP_B64, PDF_B64]
 
@@ -186,3 +187,39 @@ def test_hoisted_turns_are_valid_for_any_results(
     for options in (ALL, {"hoist": True, "image_input": True}, {**ALL, "audience": True}):
         check_openai_turn(batch, format_tool_results("openai", batch, **options))
         check_ollama_turn(batch, format_tool_results("ollama", batch, **options))
+
+
+def test_nothing_to_hoist_gives_the_tool_messages_alone_from_any_iterable() -> None:
+    texts = [
+        ToolResult.from_mcp({"content": [{"type": "text", "text": f"ok {i}"}]}, id=f"c{i}")
+        for i in range(3)
+    ]
+    blank = ToolResult(id="c9", content=[{"type": "text", "text": " "}])
+    noted = ToolResult(id="c8", content=[{"type": "text", "text": "n", "annotations": {}}])
+    batch = [*texts, blank, noted]
+    for wire in ("openai", "ollama"):
+        plain = format_tool_results(wire, batch)
+        assert plain == [result.to(wire) for result in batch]
+        for given_as in (batch, tuple(batch), iter(batch), (r for r in batch)):
+            assert format_tool_results(wire, given_as, **ALL) == plain
+        assert format_tool_results(wire, [], **ALL) == []
+        # hoist as a number or False takes the general path, with the same outcome
+        assert format_tool_results(wire, batch, hoist=1, image_input=True) == plain
+        assert format_tool_results(wire, batch, hoist=False, image_input=True) == plain
+
+
+def test_media_after_plain_texts_is_still_hoisted_from_a_generator() -> None:
+    text = ToolResult(id="c0", content=[{"type": "text", "text": "first"}])
+    for wire in ("openai", "ollama"):
+        expected = format_tool_results(wire, [text, SHOT, text], **ALL)
+        assert len(expected) == 4  # three tool messages, then the user turn
+        assert format_tool_results(wire, (r for r in (text, SHOT, text)), **ALL) == expected
+
+
+def test_hoisting_checks_every_result_and_the_option() -> None:
+    text = ToolResult(id="c0", content=[{"type": "text", "text": "first"}])
+    for bad in ([text, {"content": []}], [{"content": []}]):
+        with pytest.raises(InvalidToolResult, match="must be ToolResult objects, not dict"):
+            format_tool_results("openai", bad, **ALL)  # type: ignore[list-item]
+    with pytest.raises(InvalidOption):
+        format_tool_results("openai", [text], hoist="yes")

@@ -19,6 +19,9 @@ from toolwire.convert._base64 import encoded_length
 from toolwire.convert._items import Form
 from toolwire.convert.wires import anthropic, bedrock, gemini, responses
 
+# every test under both strict-check methods (see conftest.py)
+pytestmark = pytest.mark.usefixtures("strict_check")
+
 WIRES = {"anthropic": anthropic, "gemini": gemini, "responses": responses, "bedrock": bedrock}
 LIMITS = {  # the largest payload of each wire, in base64 symbols
     "anthropic": max(anthropic.MAX_IMAGE_BASE64, anthropic.MAX_PDF_BASE64),
