@@ -11,6 +11,8 @@ from toolwire.convert import KINDS
 from .errors import InvalidStatus
 
 __all__ = [
+    "CATALOG_SOURCES",
+    "CATALOG_STATUSES",
     "CHANGE_ACTIONS",
     "CHANGE_ENTITIES",
     "CLAIM_ACTIONS",
@@ -47,6 +49,11 @@ OBSERVATION_SCENARIOS: tuple[str, ...] = (
 #: How a probe ended: the model read the challenge, ignored the media, the endpoint
 #: rejected the request shape (4xx), or an error that says nothing about the capability.
 OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
+
+#: The public catalogs ``toolwire catalog import`` reads, and the statuses it may claim
+#: (a catalog is never a live check).
+CATALOG_SOURCES: tuple[str, ...] = ("models.dev", "litellm", "openrouter")
+CATALOG_STATUSES: tuple[str, ...] = ("inferred", "documented", "unverified")
 
 
 def evidence_rank(status: str) -> int:

@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "transfer",
     "probe",
     "observation",
+    "catalog",
 )
 
 
