@@ -323,6 +323,12 @@ def _strings(source: str, path: str, value: object) -> list[str]:
     return value
 
 
+def _listed(entry: str, where: str, kind: str, listed: list[str]) -> tuple[bool, str]:
+    """Return whether ``kind`` is listed, and the evidence saying so."""
+    found = kind in listed
+    return found, f"{entry}: {where} {'lists' if found else 'does not list'} {json.dumps(kind)}"
+
+
 def _models_dev(data: object) -> Iterator[_Entry]:
     source = "models.dev"
     if not isinstance(data, dict):
@@ -349,9 +355,9 @@ def _models_dev(data: object) -> Iterator[_Entry]:
                 inputs = modalities.get("input")
                 if inputs is not None:
                     listed = _strings(source, _path(at, "modalities", "input"), inputs)
-                    said = f"models.dev {provider}/{key}: modalities.input = {json.dumps(listed)}"
-                    values["image_input"] = ("image" in listed, said)
-                    values["pdf_input"] = ("pdf" in listed, said)
+                    name = f"models.dev {provider}/{key}"
+                    for capability, kind in (("image_input", "image"), ("pdf_input", "pdf")):
+                        values[capability] = _listed(name, "modalities.input", kind, listed)
             yield _Entry(provider, f"{provider}/{key}", model_id, values)
 
 
@@ -410,9 +416,9 @@ def _openrouter(data: object) -> Iterator[_Entry]:
             inputs = architecture.get("input_modalities")
             if inputs is not None:
                 kinds = _strings(source, _path(at, "architecture", "input_modalities"), inputs)
-                said = f"openrouter {model_id}: architecture.input_modalities = {json.dumps(kinds)}"
-                values["image_input"] = ("image" in kinds, said)
-                values["pdf_input"] = ("file" in kinds, said)
+                name, where = f"openrouter {model_id}", "architecture.input_modalities"
+                for capability, kind in (("image_input", "image"), ("pdf_input", "file")):
+                    values[capability] = _listed(name, where, kind, kinds)
         yield _Entry("openrouter", model_id, model_id, values)
 
 
