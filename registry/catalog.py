@@ -310,51 +310,53 @@ def _path(base: str, *parts: str | int) -> str:
     return base
 
 
-def _bad(source: str, path: str, wanted: str, got: object) -> InvalidCatalog:
+def _bad(source: str, at: tuple[str | int, ...], wanted: str, got: object) -> InvalidCatalog:
+    """Return the error naming the path ``at`` (built only now: paths cost on every entry)."""
+    path = _path("$", *at)
     shown = json.dumps(got, ensure_ascii=False, default=str)
     if len(shown) > 60:
         shown = shown[:59] + "…"
     return InvalidCatalog(f"{source}: {path}: expected {wanted}, got {shown}")
 
 
-def _strings(source: str, path: str, value: object) -> list[str]:
+def _strings(source: str, at: tuple[str | int, ...], value: object) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _bad(source, path, "a list of strings", value)
+        raise _bad(source, at, "a list of strings", value)
     return value
 
 
 def _listed(entry: str, where: str, kind: str, listed: list[str]) -> tuple[bool, str]:
     """Return whether ``kind`` is listed, and the evidence saying so."""
     found = kind in listed
-    return found, f"{entry}: {where} {'lists' if found else 'does not list'} {json.dumps(kind)}"
+    return found, f'{entry}: {where} {"lists" if found else "does not list"} "{kind}"'
 
 
 def _models_dev(data: object) -> Iterator[_Entry]:
     source = "models.dev"
     if not isinstance(data, dict):
-        raise _bad(source, "$", "an object of providers", data)
+        raise _bad(source, (), "an object of providers", data)
     for provider, table in data.items():
-        where = _path("$", provider)
+        where = (provider,)
         if not isinstance(table, dict):
             raise _bad(source, where, "a provider object", table)
         models = table.get("models")
         if not isinstance(models, dict):
-            raise _bad(source, _path(where, "models"), "an object of models", models)
+            raise _bad(source, (*where, "models"), "an object of models", models)
         for key, model in models.items():
-            at = _path(where, "models", key)
+            at = (*where, "models", key)
             if not isinstance(model, dict):
                 raise _bad(source, at, "a model object", model)
             model_id = model.get("id", key)
             if not isinstance(model_id, str):
-                raise _bad(source, _path(at, "id"), "a string", model_id)
+                raise _bad(source, (*at, "id"), "a string", model_id)
             values: dict[str, tuple[bool, str]] = {}
             modalities = model.get("modalities")
             if modalities is not None:
                 if not isinstance(modalities, dict):
-                    raise _bad(source, _path(at, "modalities"), "an object", modalities)
+                    raise _bad(source, (*at, "modalities"), "an object", modalities)
                 inputs = modalities.get("input")
                 if inputs is not None:
-                    listed = _strings(source, _path(at, "modalities", "input"), inputs)
+                    listed = _strings(source, (*at, "modalities", "input"), inputs)
                     name = f"models.dev {provider}/{key}"
                     for capability, kind in (("image_input", "image"), ("pdf_input", "pdf")):
                         values[capability] = _listed(name, "modalities.input", kind, listed)
@@ -364,9 +366,9 @@ def _models_dev(data: object) -> Iterator[_Entry]:
 def _litellm(data: object) -> Iterator[_Entry]:
     source = "litellm"
     if not isinstance(data, dict):
-        raise _bad(source, "$", "an object of model entries", data)
+        raise _bad(source, (), "an object of model entries", data)
     for key, spec in data.items():
-        at = _path("$", key)
+        at = (key,)
         if key == "sample_spec":
             yield _Entry("", key, key, {}, "sample_spec")
             continue
@@ -374,17 +376,17 @@ def _litellm(data: object) -> Iterator[_Entry]:
             raise _bad(source, at, "an entry object", spec)
         provider = spec.get("litellm_provider")
         if provider is not None and not isinstance(provider, str):
-            raise _bad(source, _path(at, "litellm_provider"), "a string", provider)
+            raise _bad(source, (*at, "litellm_provider"), "a string", provider)
         mode = spec.get("mode")
         if mode is not None and not isinstance(mode, str):
-            raise _bad(source, _path(at, "mode"), "a string", mode)
+            raise _bad(source, (*at, "mode"), "a string", mode)
         values: dict[str, tuple[bool, str]] = {}
         for name, capability in _FIELDS["litellm"]:
             flag = spec.get(name)
             if flag is None:
                 continue  # absent or null: the catalog does not say
             if not isinstance(flag, bool):
-                raise _bad(source, _path(at, name), "true, false or null", flag)
+                raise _bad(source, (*at, name), "true, false or null", flag)
             values[capability] = (flag, f"litellm {key}: {name} = {json.dumps(flag)}")
         if not provider:
             yield _Entry("", key, key, {}, "no_provider")
@@ -397,25 +399,25 @@ def _litellm(data: object) -> Iterator[_Entry]:
 def _openrouter(data: object) -> Iterator[_Entry]:
     source = "openrouter"
     if not isinstance(data, dict) or "data" not in data:
-        raise _bad(source, "$", 'an object with "data"', data)
+        raise _bad(source, (), 'an object with "data"', data)
     listed = data["data"]
     if not isinstance(listed, list):
-        raise _bad(source, "$.data", "a list of models", listed)
+        raise _bad(source, ("data",), "a list of models", listed)
     for index, model in enumerate(listed):
-        at = _path("$.data", index)
+        at = ("data", index)
         if not isinstance(model, dict):
             raise _bad(source, at, "a model object", model)
         model_id = model.get("id")
         if not isinstance(model_id, str):
-            raise _bad(source, _path(at, "id"), "a string", model_id)
+            raise _bad(source, (*at, "id"), "a string", model_id)
         values: dict[str, tuple[bool, str]] = {}
         architecture = model.get("architecture")
         if architecture is not None:
             if not isinstance(architecture, dict):
-                raise _bad(source, _path(at, "architecture"), "an object", architecture)
+                raise _bad(source, (*at, "architecture"), "an object", architecture)
             inputs = architecture.get("input_modalities")
             if inputs is not None:
-                kinds = _strings(source, _path(at, "architecture", "input_modalities"), inputs)
+                kinds = _strings(source, (*at, "architecture", "input_modalities"), inputs)
                 name, where = f"openrouter {model_id}", "architecture.input_modalities"
                 for capability, kind in (("image_input", "image"), ("pdf_input", "file")):
                     values[capability] = _listed(name, where, kind, kinds)
