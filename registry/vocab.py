@@ -16,12 +16,14 @@ __all__ = [
     "CHANGE_ACTIONS",
     "CHANGE_ENTITIES",
     "CLAIM_ACTIONS",
+    "DEFAULT_EVIDENCE_POLICY",
     "ENGINE_KINDS",
     "EVIDENCE_STATUSES",
     "MATCH_KINDS",
     "MEDIA_KINDS",
     "OBSERVATION_OUTCOMES",
     "OBSERVATION_SCENARIOS",
+    "POLICY_MAX_DAYS",
     "VALUE_KINDS",
     "evidence_rank",
 ]
@@ -54,6 +56,17 @@ OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
 #: (a catalog is never a live check).
 CATALOG_SOURCES: tuple[str, ...] = ("models.dev", "litellm", "openrouter")
 CATALOG_STATUSES: tuple[str, ...] = ("inferred", "documented", "unverified")
+
+#: How many days a claim of each status stays fresh (None: it never ages); a claim past
+#: its status's age counts one tier lower for ``min_evidence``. A new registry starts here.
+DEFAULT_EVIDENCE_POLICY: dict[str, int | None] = {
+    "live-verified": 90,
+    "documented": None,
+    "inferred": None,
+    "unverified": None,
+}
+#: The longest age a policy may give (100 years).
+POLICY_MAX_DAYS = 36500
 
 
 def evidence_rank(status: str) -> int:
