@@ -99,11 +99,16 @@ class FlagTrace:
     ignored: tuple[tuple[str, Claim], ...] = ()
     #: why the deciding claim is past its status's age ("verified …, policy N days")
     stale: str | None = None
+    #: for each claim in ``ignored``: why it is stale, or None
+    ignored_stale: tuple[str | None, ...] = ()
 
     @property
     def status(self) -> str | None:
         """The evidence status of the deciding claim."""
         return self.claim.status if self.claim is not None else None
+
+    def _ignored_stale(self) -> tuple[str | None, ...]:
+        return self.ignored_stale or (None,) * len(self.ignored)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the trace entry as JSON-ready data."""
@@ -118,8 +123,8 @@ class FlagTrace:
             "cleared_by": self.cleared_by,
             "stale": self.stale,
             "ignored": [
-                {"decided_by": where, "value": c.value, "status": c.status}
-                for where, c in self.ignored
+                {"decided_by": where, "value": c.value, "status": c.status, "stale": stale}
+                for (where, c), stale in zip(self.ignored, self._ignored_stale(), strict=True)
             ],
         }
 
@@ -195,10 +200,11 @@ class Resolution:
             lines.append(f"  {entry.flag:<{_WIDTH}} {state}  {why}")
             if entry.stale:
                 lines.append(f"  {'':<{_WIDTH}}      stale: {entry.stale}")
-            for where, claim in entry.ignored:
+            for (where, claim), stale in zip(entry.ignored, entry._ignored_stale(), strict=True):
+                aged = f", stale: {stale}" if stale else ""
                 lines.append(
                     f"  {'':<{_WIDTH}}      ignored: {where} claims {str(claim.value).lower()} "
-                    f"[{claim.status}], weaker than {self.min_evidence}"
+                    f"[{claim.status}{aged}], weaker than {self.min_evidence}"
                 )
             if entry.cleared_by:
                 lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
@@ -424,8 +430,17 @@ def _decide(
         claim, decided_by, ignored = _claim(flag, snapshot, model, rules, policy, ages)
         claimed = None if claim is None else claim.value
         stale = None if claim is None else ages.stale(claim)
+        aged = tuple(ages.stale(c) for _, c in ignored)
         trace[flag] = FlagTrace(
-            flag, bool(claimed), claimed, decided_by, claim, None, ignored, stale
+            flag,
+            bool(claimed),
+            claimed,
+            decided_by,
+            claim,
+            None,
+            ignored,
+            stale,
+            aged if any(aged) else (),
         )
     facts = (trace["image_input"].value, trace["source_blocks"].value)
     for flag, kind in _KIND.items():  # then the wire in force clears native media
@@ -541,6 +556,7 @@ def _cleared(entry: FlagTrace, why: str) -> FlagTrace:
         why,
         entry.ignored,
         entry.stale,
+        entry.ignored_stale,
     )
 
 
