@@ -6,6 +6,7 @@ module reads the file, parses the options and prints the report.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -100,10 +101,11 @@ def catalog_import(
     from ..catalog import installed_catalog
 
     origin = None
+    data: bytes
     if file is None:
         data, origin = installed_catalog(source)
     elif str(file) == "-":
-        data = click.get_binary_stream("stdin").read()
+        data = sys.stdin.buffer.read()
     else:
         data = file.read_bytes()
     report = obj.registry().import_catalog(

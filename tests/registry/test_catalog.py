@@ -367,6 +367,8 @@ def test_cli_import_json_matches_the_report(runner: CliRunner, url: str, tmp_pat
         again = _import(registry, "models.dev", MODELS_DEV, dry_run=True)
     assert document["added"] == 8 and document["skipped_providers"] == {"acme-cloud": 2}
     assert len(document["rows"]) == len(again.rows)
+    piped = run(runner, url, "catalog", "import", "models.dev", "-", input=json.dumps(MODELS_DEV))
+    assert "8 unchanged" in ok(piped)
     table = ok(run(runner, url, "catalog", "import", "models.dev", path))
     assert "0 added, 0 changed, 8 unchanged, 0 retracted, 0 conflicts" in table
     assert "not claimed (no catalog knows them): tool_result_images" in table
