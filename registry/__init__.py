@@ -21,12 +21,15 @@ if typing.TYPE_CHECKING:
     from ._bulk import ClaimInput, ClaimsReport
     from ._seed import SeedReport, seed
     from ._writer import Writer
+    from .catalog import CatalogReport, CatalogRow
     from .errors import (
+        CatalogUnavailable,
         DatabaseError,
         DatabaseLocked,
         DuplicateEntry,
         InUse,
         InvalidCapability,
+        InvalidCatalog,
         InvalidInput,
         InvalidModelId,
         InvalidRule,
@@ -63,6 +66,9 @@ __all__ = [
     "FLAGS",
     "NATIVE_MEDIA_CAPABILITIES",
     "Capability",
+    "CatalogReport",
+    "CatalogRow",
+    "CatalogUnavailable",
     "ChangeEvent",
     "Claim",
     "ClaimEvent",
@@ -76,6 +82,7 @@ __all__ = [
     "FlagTrace",
     "InUse",
     "InvalidCapability",
+    "InvalidCatalog",
     "InvalidInput",
     "InvalidModelId",
     "InvalidRule",
@@ -112,6 +119,9 @@ _HOME: dict[str, str] = {
     "FLAGS": ".resolver",
     "NATIVE_MEDIA_CAPABILITIES": ".store",
     "Capability": ".records",
+    "CatalogReport": ".catalog",
+    "CatalogRow": ".catalog",
+    "CatalogUnavailable": ".errors",
     "ChangeEvent": ".records",
     "Claim": ".records",
     "ClaimEvent": ".records",
@@ -125,6 +135,7 @@ _HOME: dict[str, str] = {
     "FlagTrace": ".resolver",
     "InUse": ".errors",
     "InvalidCapability": ".errors",
+    "InvalidCatalog": ".errors",
     "InvalidInput": ".errors",
     "InvalidModelId": ".errors",
     "InvalidRule": ".errors",

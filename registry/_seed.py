@@ -27,6 +27,7 @@ from ._bulkadd import EngineEntry
 from ._rules import compile_rule
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
+from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
 
 if TYPE_CHECKING:
     from .store import Registry
@@ -64,7 +65,8 @@ _RULE_KEYS = {"exact", "regex", "wire", "note", "claim"}
 _MODEL_KEYS = {"id", "wire", "note", "claim"}
 _WIRE_FORM_KEYS = {"wire", "kind", "status", "evidence", "source"}
 _CAPABILITY_KEYS = {"name", "description", "value_kind", "gates"}
-_FILE_KEYS = {"capability", "engine", "wire_form"}
+_POLICY_KEYS = {"status", "max_age_days"}
+_FILE_KEYS = {"capability", "engine", "wire_form", "evidence_policy"}
 
 
 @dataclass(slots=True)
@@ -86,6 +88,8 @@ class SeedData:
     engines: tuple[Mapping[str, Any], ...]
     wire_forms: tuple[Mapping[str, Any], ...]
     capabilities: tuple[Mapping[str, Any], ...] = ()
+    #: ``[[evidence_policy]]`` tables (an export's): status and max_age_days (absent: never)
+    policies: tuple[Mapping[str, Any], ...] = ()
 
 
 def _files() -> list[Path]:
@@ -121,6 +125,7 @@ def parse_documents(
     engines: list[Mapping[str, Any]] = []
     wire_forms: list[Mapping[str, Any]] = []
     capabilities: list[Mapping[str, Any]] = []
+    policies: list[Mapping[str, Any]] = []
     for label, document in documents:
         _keys(document, _FILE_KEYS, label)
         for table in document.get("capability", []):
@@ -136,6 +141,9 @@ def parse_documents(
         for table in document.get("wire_form", []):
             _keys(table, _WIRE_FORM_KEYS, f"{label}: wire_form")
             wire_forms.append(table)
+        for table in document.get("evidence_policy", []):
+            _check_policy(table, f"{label}: evidence_policy")
+            policies.append(table)
     names = [e["name"] for e in engines]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -144,7 +152,21 @@ def parse_documents(
         source = table.get("rules_from")
         if source is not None and source not in names:
             raise InvalidSeed(f"engine {table['name']!r}: rules_from {source!r} is not seeded")
-    return SeedData(tuple(engines), tuple(wire_forms), tuple(capabilities))
+    statuses = [p["status"] for p in policies]
+    twice = sorted({s for s in statuses if statuses.count(s) > 1})
+    if twice:
+        raise InvalidSeed(f"evidence_policy lists {', '.join(twice)} twice")
+    return SeedData(tuple(engines), tuple(wire_forms), tuple(capabilities), tuple(policies))
+
+
+def _check_policy(table: object, where: str) -> None:
+    _keys(table, _POLICY_KEYS, where)
+    assert isinstance(table, dict)
+    if table.get("status") not in EVIDENCE_STATUSES:
+        raise InvalidSeed(f"{where}: status must be one of {', '.join(EVIDENCE_STATUSES)}")
+    days = table.get("max_age_days")
+    if days is not None and (type(days) is not int or not 0 <= days <= POLICY_MAX_DAYS):
+        raise InvalidSeed(f"{where}: max_age_days must be 0 to {POLICY_MAX_DAYS} (absent: never)")
 
 
 def _keys(table: object, allowed: set[str], where: str) -> None:
@@ -225,6 +247,15 @@ def apply_document(
     :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     report = SeedReport()
+    if data.policies:
+        from .evidence import set_evidence_policy  # only exports carry a policy
+
+        for table in data.policies:
+            changed = set_evidence_policy(
+                writer, table["status"], table.get("max_age_days"), recorded_by=actor
+            )
+            report.updated += changed
+            report.kept += not changed
     added = writer.add_capabilities(data.capabilities, created_by=actor)
     report.added += added.added
     report.kept += added.kept

@@ -80,10 +80,19 @@ def create_schema(connection: Connection) -> None:
     """Create the head schema, its fixed rows and the revision in an empty database.
 
     The same result as running every migration from empty: the tables of
-    ``toolwire.registry.tables``, the wires, the ``registry_state`` row and the head
+    ``toolwire.registry.tables``, the wires, the ``registry_state`` row, the default
+    evidence policy and the head
     revision in the version table. ``connection`` must be in a write transaction.
     """
-    from .tables import WIRES, metadata, registry_state_table, utcnow, wire_table
+    from .tables import (
+        WIRES,
+        evidence_policy_table,
+        metadata,
+        registry_state_table,
+        utcnow,
+        wire_table,
+    )
+    from .vocab import DEFAULT_EVIDENCE_POLICY
 
     metadata.create_all(connection, checkfirst=False)
     db.version_table.create(connection, checkfirst=False)
@@ -93,4 +102,11 @@ def create_schema(connection: Connection) -> None:
     )
     connection.execute(
         registry_state_table.insert(), {"id": 1, "revision": 0, "updated_at": utcnow()}
+    )
+    connection.execute(
+        evidence_policy_table.insert(),
+        [
+            {"status": status, "max_age_days": days, "updated_by": "seed", "updated_at": utcnow()}
+            for status, days in DEFAULT_EVIDENCE_POLICY.items()
+        ],
     )

@@ -15,9 +15,11 @@ Every exception also inherits the builtin a caller would naturally catch::
         │   ├── InvalidStatus                                 not an evidence status
         │   ├── InvalidWire                                   not one of the wires
         │   ├── InvalidRule                                   bad match kind or regex
-        │   └── InvalidSeed                                   a seed file that is wrong
+        │   ├── InvalidSeed                                   a seed file that is wrong
+        │   └── InvalidCatalog                                a catalog file of the wrong shape
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
         ├── InUse(RegistryError, ValueError)              rows still hang on it
+        ├── CatalogUnavailable(RegistryError, LookupError)  no catalog file installed
         └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
             ├── DatabaseLocked                                SQLite busy beyond timeout
             ├── NoRegistry                                    no toolwire schema there
@@ -35,11 +37,13 @@ from collections.abc import Iterable
 from toolwire.convert.errors import ToolwireError
 
 __all__ = [
+    "CatalogUnavailable",
     "DatabaseError",
     "DatabaseLocked",
     "DuplicateEntry",
     "InUse",
     "InvalidCapability",
+    "InvalidCatalog",
     "InvalidInput",
     "InvalidModelId",
     "InvalidRule",
@@ -144,6 +148,14 @@ class InvalidRule(InvalidInput):
 
 class InvalidSeed(InvalidInput):
     """A seed file that is not valid TOML or does not follow the seed format."""
+
+
+class InvalidCatalog(InvalidInput):
+    """A catalog file that does not have its catalog's shape; the message names where."""
+
+
+class CatalogUnavailable(RegistryError, LookupError):
+    """No catalog file given and none installed (the message says which file to pass)."""
 
 
 class DuplicateEntry(RegistryError, ValueError):

@@ -173,7 +173,8 @@ def record_observation(
     new_id = connection.scalar(
         insert(observation_table).values(values).returning(observation_table.c.id)
     )
-    # No revision bump: no resolution holds observations (explain reads them afresh).
+    # A resolution counts a claim's age from the latest agreeing observation: bump.
+    writer.changed = True
     row = connection.execute(select(*_COLUMNS).where(observation_table.c.id == new_id)).one()
     return Observation(*row)
 

@@ -9,7 +9,8 @@ For (engine, model, optional forced wire):
    ``tool_result_url_sources``, ``hoist_media``) is decided by the most specific
    claim: the model's own claim, else the last matching rule that claims it, else
    the engine's claim, else absent (false). Under an evidence policy (``min_evidence``) a claim
-   weaker than the policy counts as absent: the next, less specific claim decides;
+   weaker than the policy counts as absent: the next, less specific claim decides; a claim
+   past its status's age (``toolwire.registry.evidence``) counts one tier lower there;
 3. ``tool_result_images`` survives only if the wire carries images natively
    (``carries_native``) and, where that form needs vision
    (``native_needs_vision``), the model has ``image_input``;
@@ -50,6 +51,7 @@ from toolwire.convert import (
 )
 
 from . import _validate as check
+from . import evidence as _evidence
 from ._changes import ChangeWatch
 from .errors import InvalidInput
 from .records import Claim, EngineSnapshot, Model, Rule
@@ -95,11 +97,18 @@ class FlagTrace:
     cleared_by: str | None = None
     #: (where, claim) of the more specific claims the evidence policy set aside
     ignored: tuple[tuple[str, Claim], ...] = ()
+    #: why the deciding claim is past its status's age ("verified …, policy N days")
+    stale: str | None = None
+    #: for each claim in ``ignored``: why it is stale, or None
+    ignored_stale: tuple[str | None, ...] = ()
 
     @property
     def status(self) -> str | None:
         """The evidence status of the deciding claim."""
         return self.claim.status if self.claim is not None else None
+
+    def _ignored_stale(self) -> tuple[str | None, ...]:
+        return self.ignored_stale or (None,) * len(self.ignored)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the trace entry as JSON-ready data."""
@@ -112,9 +121,10 @@ class FlagTrace:
             "evidence": claim.evidence if claim else None,
             "source": claim.source if claim else None,
             "cleared_by": self.cleared_by,
+            "stale": self.stale,
             "ignored": [
-                {"decided_by": where, "value": c.value, "status": c.status}
-                for where, c in self.ignored
+                {"decided_by": where, "value": c.value, "status": c.status, "stale": stale}
+                for (where, c), stale in zip(self.ignored, self._ignored_stale(), strict=True)
             ],
         }
 
@@ -188,10 +198,13 @@ class Resolution:
                 if claim.evidence:
                     why += f": {claim.evidence}"
             lines.append(f"  {entry.flag:<{_WIDTH}} {state}  {why}")
-            for where, claim in entry.ignored:
+            if entry.stale:
+                lines.append(f"  {'':<{_WIDTH}}      stale: {entry.stale}")
+            for (where, claim), stale in zip(entry.ignored, entry._ignored_stale(), strict=True):
+                aged = f", stale: {stale}" if stale else ""
                 lines.append(
                     f"  {'':<{_WIDTH}}      ignored: {where} claims {str(claim.value).lower()} "
-                    f"[{claim.status}], weaker than {self.min_evidence}"
+                    f"[{claim.status}{aged}], weaker than {self.min_evidence}"
                 )
             if entry.cleared_by:
                 lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
@@ -229,6 +242,9 @@ class Resolver:
         self._snapshots: dict[tuple[str, str], EngineSnapshot] = {}
         self._resolutions: dict[tuple[str, str, str | None, str | None], Resolution] = {}
         self._forms: dict[tuple[str, str], str] | None = None
+        self._policy: Mapping[str, int | None] | None = None
+        self._ages: dict[tuple[str, str], Mapping[tuple[str, str, bool], Any]] = {}
+        self._day = _epoch_day()
 
     def clear(self) -> None:
         """Forget every cached snapshot and resolution."""
@@ -236,6 +252,8 @@ class Resolver:
             self._snapshots.clear()
             self._resolutions.clear()
             self._forms = None
+            self._policy = None
+            self._ages.clear()
             self._revision = None
 
     def resolve(
@@ -270,7 +288,8 @@ class Resolver:
         if min_evidence is not None:
             check.status(min_evidence)
         snapshot = self._snapshot(engine, model)
-        resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms())
+        ages = self._policy_and_ages(engine, model)
+        resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms(), ages)
         with self._lock:
             if self._revision == snapshot.revision:
                 _bounded_put(self._resolutions, key, resolution)
@@ -329,6 +348,11 @@ class Resolver:
             due = now - self._checked >= self.max_age
         if watch is not None and watch.changed():
             due = True
+        day = _epoch_day()
+        if day != self._day:  # ages grow at midnight (UTC): decide afresh
+            with self._lock:
+                self._day = day
+                self._resolutions.clear()
         if not due and self._revision is not None:
             return
         revision = self.registry.revision()
@@ -338,6 +362,8 @@ class Resolver:
                 self._snapshots.clear()
                 self._resolutions.clear()
                 self._forms = None
+                self._policy = None
+                self._ages.clear()
                 self._revision = revision
 
     def _open_watch(self) -> None:
@@ -362,12 +388,44 @@ class Resolver:
                     _bounded_put(self._snapshots, (engine, model), snapshot)
         return snapshot
 
+    def _policy_and_ages(self, engine: str, model: str) -> _Ages:
+        """Return the evidence policy and the model's agreeing observation days (cached)."""
+        policy, ages = self._policy, self._ages.get((engine, model))
+        if policy is None or ages is None:
+            with self.registry._reading("cannot read the evidence policy") as connection:
+                if policy is None:
+                    policy = self._policy = _evidence.read_policy(connection)
+                if ages is None:
+                    ages = _evidence.agreeing_days(connection, engine, model)
+                    _bounded_put(self._ages, (engine, model), ages)
+        return _Ages(policy, ages, _evidence.today())
+
     def _wire_forms(self) -> Mapping[tuple[str, str], str]:
         forms = self._forms
         if forms is None:
             forms = {(f.wire, f.kind): f.status for f in self.registry.wire_forms()}
             self._forms = forms
         return forms
+
+
+def _epoch_day() -> int:
+    return int(time.time() // 86400)
+
+
+@dataclass(frozen=True, slots=True)
+class _Ages:
+    """What decides whether a claim is stale: the policy, observation days, today."""
+
+    policy: Mapping[str, int | None]
+    agreeing: Mapping[tuple[str, str, bool], Any]
+    today: Any
+
+    def stale(self, claim: Claim) -> str | None:
+        found = _evidence.staleness(claim, self.policy, self.agreeing, self.today)
+        return None if found is None else found.why
+
+
+_NO_AGES = _Ages(MappingProxyType({}), MappingProxyType({}), None)
 
 
 #: At most this many resolutions (and model snapshots) are cached per resolver: model
@@ -388,6 +446,7 @@ def _decide(
     forced: str | None,
     min_evidence: str | None,
     forms: Mapping[tuple[str, str], str],
+    ages: _Ages = _NO_AGES,
 ) -> Resolution:
     model = snapshot.models.get(model_id)
     rules = snapshot.matching_rules(model_id)
@@ -396,9 +455,21 @@ def _decide(
 
     trace: dict[str, FlagTrace] = {}
     for flag in FLAGS:  # the most specific claim the policy accepts decides
-        claim, decided_by, ignored = _claim(flag, snapshot, model, rules, policy)
+        claim, decided_by, ignored = _claim(flag, snapshot, model, rules, policy, ages)
         claimed = None if claim is None else claim.value
-        trace[flag] = FlagTrace(flag, bool(claimed), claimed, decided_by, claim, None, ignored)
+        stale = None if claim is None else ages.stale(claim)
+        aged = tuple(ages.stale(c) for _, c in ignored)
+        trace[flag] = FlagTrace(
+            flag,
+            bool(claimed),
+            claimed,
+            decided_by,
+            claim,
+            None,
+            ignored,
+            stale,
+            aged if any(aged) else (),
+        )
     facts = (trace["image_input"].value, trace["source_blocks"].value)
     for flag, kind in _KIND.items():  # then the wire in force clears native media
         entry = trace[flag]
@@ -448,6 +519,7 @@ def _claim(
     model: Model | None,
     rules: tuple[Rule, ...],
     policy: _Policy,
+    ages: _Ages,
 ) -> tuple[Claim | None, str, tuple[tuple[str, Claim], ...]]:
     """Return the deciding claim, where it sits, and the claims the policy set aside."""
     candidates: list[tuple[Claim, str]] = []
@@ -458,7 +530,9 @@ def _claim(
         candidates.append((snapshot.claims[flag], "engine"))
     ignored: list[tuple[str, Claim]] = []
     for claim, where in candidates:
-        if not policy.rejects(claim.status):
+        if policy.min_evidence is None or not policy.rejects(
+            claim.status, stale=ages.stale(claim) is not None
+        ):
             return claim, where, tuple(ignored)
         ignored.append((where, claim))
     return None, "none", tuple(ignored)
@@ -473,17 +547,20 @@ def _rule_label(rule: Rule) -> str:
 class _Policy:
     """The evidence policy: claims weaker than ``min_evidence`` count as absent.
 
+    A stale claim (past its status's age) counts one tier lower.
+
     The native forms' own evidence (``wire_form``) is not part of it: a claim that
     an endpoint carries images or PDFs is itself evidence about that form there.
     """
 
     min_evidence: str | None
 
-    def rejects(self, status: str) -> bool:
-        """Return True when evidence of ``status`` is too weak for the policy."""
-        return self.min_evidence is not None and evidence_rank(status) < evidence_rank(
-            self.min_evidence
-        )
+    def rejects(self, status: str, *, stale: bool = False) -> bool:
+        """Return True when evidence of ``status`` (stale: one tier lower) is too weak."""
+        if self.min_evidence is None:
+            return False
+        rank = max(evidence_rank(status) - 1, 0) if stale else evidence_rank(status)
+        return rank < evidence_rank(self.min_evidence)
 
 
 def _wire_clears(wire: str, kind: str, image_input: bool, source_blocks: bool) -> str | None:
@@ -499,7 +576,15 @@ def _wire_clears(wire: str, kind: str, image_input: bool, source_blocks: bool) -
 
 def _cleared(entry: FlagTrace, why: str) -> FlagTrace:
     return FlagTrace(
-        entry.flag, False, entry.claimed, entry.decided_by, entry.claim, why, entry.ignored
+        entry.flag,
+        False,
+        entry.claimed,
+        entry.decided_by,
+        entry.claim,
+        why,
+        entry.ignored,
+        entry.stale,
+        entry.ignored_stale,
     )
 
 

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Collection, Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from types import MappingProxyType, TracebackType
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Table, or_, select
 from sqlalchemy.engine import Connection
@@ -48,6 +48,11 @@ from .tables import (
     utcnow,
 )
 from .vocab import EVIDENCE_STATUSES, evidence_rank
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from .catalog import CatalogReport
 
 __all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
@@ -479,6 +484,41 @@ class Registry:
                 or_(claim_table.c.verified_at.is_(None), claim_table.c.verified_at < cutoff)
             )
         return self._claims(engine, where)
+
+    def import_catalog(
+        self,
+        source: str,
+        data: Any,
+        *,
+        recorded_by: str,
+        origin: str | None = None,
+        status: str = "inferred",
+        engines: Mapping[str, Sequence[str]] | None = None,
+        prune: bool = False,
+        dry_run: bool = False,
+    ) -> CatalogReport:
+        """Import a public model catalog as claims on models, in one transaction.
+
+        See ``toolwire.registry.catalog.import_catalog`` (sources ``models.dev``,
+        ``litellm``, ``openrouter``); the report holds what the CLI's JSON shows.
+
+        :raises InvalidCatalog: for data not of the catalog's shape (nothing written).
+        :raises UnknownEngine: for an engine ``engines`` names that the registry lacks.
+        :raises InvalidInput: for an unknown source or a status an import cannot give.
+        """
+        from .catalog import import_catalog  # the importer sits above the store
+
+        return import_catalog(
+            self,
+            source,
+            data,
+            recorded_by=recorded_by,
+            origin=origin,
+            status=status,
+            engines=engines,
+            prune=prune,
+            dry_run=dry_run,
+        )
 
     # -- writes: each one a transaction of its own (use ``batch()`` for several) ------
 

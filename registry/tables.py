@@ -59,6 +59,7 @@ __all__ = [
     "claim_event_table",
     "claim_table",
     "engine_table",
+    "evidence_policy_table",
     "metadata",
     "model_table",
     "observation_table",
@@ -365,4 +366,20 @@ observation_table = Table(
     CheckConstraint(f"scenario IN ({_in(OBSERVATION_SCENARIOS)})", name="scenario"),
     CheckConstraint(f"outcome IN ({_in(OBSERVATION_OUTCOMES)})", name="outcome"),
     Index(None, "engine", "model", "scenario"),
+)
+
+#: How long a claim of each evidence status stays fresh: ``max_age_days`` (null: never
+#: ages). One row per status; ``toolwire evidence policy set`` changes them.
+evidence_policy_table = Table(
+    "evidence_policy",
+    metadata,
+    Column("status", String(16), primary_key=True),
+    _optional("max_age_days", Integer),
+    _required("updated_by", String(128)),
+    _required("updated_at", UTCDateTime()),
+    CheckConstraint(f"status IN ({_in(EVIDENCE_STATUSES)})", name="status"),
+    CheckConstraint(
+        "max_age_days IS NULL OR (max_age_days >= 0 AND max_age_days <= 36500)",
+        name="max_age_days",
+    ),
 )

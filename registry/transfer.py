@@ -24,9 +24,11 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from ._seed import SeedData, apply_document, load_seed, parse_documents
 from .errors import InvalidSeed
+from .evidence import read_policy
 from .records import Claim, EngineSnapshot
 from .store import Registry
 from .tables import capability_table, engine_table
+from .vocab import DEFAULT_EVIDENCE_POLICY, EVIDENCE_STATUSES
 
 __all__ = [
     "Change",
@@ -99,7 +101,18 @@ def _export(connection: Connection, engines: Sequence[str] | None) -> Document:
         for row in connection.execute(select(capability_table).order_by(capability_table.c.name))
     ]
     tables = [_engine_table(q.snapshot(connection, name)) for name in names]
-    return _drop_empty({"capability": capabilities, "engine": tables})
+    policy = _policy_tables(read_policy(connection).items())
+    return _drop_empty({"capability": capabilities, "evidence_policy": policy, "engine": tables})
+
+
+def _policy_tables(policy: Iterable[tuple[str, int | None]]) -> list[Document]:
+    """Return the policy as tables in status order, never as an absent max_age_days."""
+    found = dict(policy)
+    return [
+        _drop_empty({"status": status, "max_age_days": found[status]})
+        for status in EVIDENCE_STATUSES
+        if status in found
+    ]
 
 
 def _engine_table(snapshot: EngineSnapshot) -> Document:
@@ -144,8 +157,19 @@ def _drop_empty(table: Mapping[str, Any]) -> Document:
 
 
 def seed_document() -> Document:
-    """Return the shipped seed as a normalised document (``rules_from`` expanded)."""
-    return normalise(load_seed())
+    """Return the shipped seed as a normalised document (``rules_from`` expanded).
+
+    It holds the default evidence policy, which a new registry starts with.
+    """
+    document = normalise(load_seed())
+    policy = _policy_tables(DEFAULT_EVIDENCE_POLICY.items())
+    return _drop_empty(
+        {
+            "capability": document.get("capability", []),
+            "evidence_policy": policy,
+            "engine": document.get("engine", []),
+        }
+    )
 
 
 def normalise(data: SeedData) -> Document:
@@ -186,7 +210,8 @@ def normalise(data: SeedData) -> Document:
         _drop_empty({k: c.get(k) for k in ("name", "description", "value_kind", "gates")})
         for c in sorted(data.capabilities, key=lambda c: c["name"])
     ]
-    return _drop_empty({"capability": capabilities, "engine": tables})
+    policy = _policy_tables((p["status"], p.get("max_age_days")) for p in data.policies)
+    return _drop_empty({"capability": capabilities, "evidence_policy": policy, "engine": tables})
 
 
 def _seed_claims(claims: Iterable[Mapping[str, Any]]) -> list[Document]:
@@ -215,6 +240,8 @@ def dump_toml(document: Document) -> str:
     out: list[str] = ["# toolwire registry export; format: see data/wires.toml"]
     for capability in document.get("capability", []):
         out += ["", "[[capability]]", *_pairs(capability)]
+    for policy in document.get("evidence_policy", []):
+        out += ["", "[[evidence_policy]]", *_pairs(policy)]
     for engine in document.get("engine", []):
         out += ["", "[[engine]]", *_pairs(engine)]
         for claim in engine.get("claim", []):
@@ -340,6 +367,13 @@ def diff(base: Document, other: Document) -> list[Change]:
         {c["name"]: c for c in base.get("capability", [])},
         {c["name"]: c for c in other.get("capability", [])},
     )
+    if "evidence_policy" in base and "evidence_policy" in other:  # older files hold none
+        _compare(
+            changes,
+            "evidence_policy",
+            {p["status"]: p for p in base["evidence_policy"]},
+            {p["status"]: p for p in other["evidence_policy"]},
+        )
     engines_a = {e["name"]: e for e in base.get("engine", [])}
     engines_b = {e["name"]: e for e in other.get("engine", [])}
     for name in sorted(engines_a.keys() | engines_b.keys()):
@@ -380,7 +414,8 @@ def diff(base: Document, other: Document) -> list[Change]:
                 _claims_of(name, f"model {key}", models_a.get(key, {})),
                 _claims_of(name, f"model {key}", models_b.get(key, {})),
             )
-    return sorted(changes, key=lambda c: (c.entity != "capability", c.subject, c.entity))
+    first = ("capability", "evidence_policy")
+    return sorted(changes, key=lambda c: (c.entity not in first, c.subject, c.entity))
 
 
 def _rules(engine: Mapping[str, Any]) -> dict[str, tuple[int, Mapping[str, Any]]]:

@@ -11,15 +11,19 @@ from toolwire.convert import KINDS
 from .errors import InvalidStatus
 
 __all__ = [
+    "CATALOG_SOURCES",
+    "CATALOG_STATUSES",
     "CHANGE_ACTIONS",
     "CHANGE_ENTITIES",
     "CLAIM_ACTIONS",
+    "DEFAULT_EVIDENCE_POLICY",
     "ENGINE_KINDS",
     "EVIDENCE_STATUSES",
     "MATCH_KINDS",
     "MEDIA_KINDS",
     "OBSERVATION_OUTCOMES",
     "OBSERVATION_SCENARIOS",
+    "POLICY_MAX_DAYS",
     "VALUE_KINDS",
     "evidence_rank",
 ]
@@ -47,6 +51,22 @@ OBSERVATION_SCENARIOS: tuple[str, ...] = (
 #: How a probe ended: the model read the challenge, ignored the media, the endpoint
 #: rejected the request shape (4xx), or an error that says nothing about the capability.
 OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
+
+#: The public catalogs ``toolwire catalog import`` reads, and the statuses it may claim
+#: (a catalog is never a live check).
+CATALOG_SOURCES: tuple[str, ...] = ("models.dev", "litellm", "openrouter")
+CATALOG_STATUSES: tuple[str, ...] = ("inferred", "documented", "unverified")
+
+#: How many days a claim of each status stays fresh (None: it never ages); a claim past
+#: its status's age counts one tier lower for ``min_evidence``. A new registry starts here.
+DEFAULT_EVIDENCE_POLICY: dict[str, int | None] = {
+    "live-verified": 90,
+    "documented": None,
+    "inferred": None,
+    "unverified": None,
+}
+#: The longest age a policy may give (100 years).
+POLICY_MAX_DAYS = 36500
 
 
 def evidence_rank(status: str) -> int:

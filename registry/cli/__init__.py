@@ -34,6 +34,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "observation",
     "matrix",
     "completion",
+    "catalog",
+    "evidence",
 )
 
 

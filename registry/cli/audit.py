@@ -68,6 +68,12 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
     "from its latest observation where there is one, else from verified_at.",
 )
 @click.option(
+    "--stale",
+    is_flag=True,
+    help="Only claims past their status's age (toolwire evidence policy); --stale-days N "
+    "overrides the policy with N days for every status.",
+)
+@click.option(
     "--conflicts",
     is_flag=True,
     help="Claims the latest observation of the same engine, model and capability contradicts.",
@@ -92,6 +98,7 @@ def audit(
     engine: str | None,
     enabling: bool,
     stale_days: int | None,
+    stale: bool,
     conflicts: bool,
     unobserved: bool,
     exit_code: bool,
@@ -103,7 +110,9 @@ def audit(
     """
     if conflicts and unobserved:
         raise click.UsageError("give --conflicts or --unobserved, not both")
-    if (conflicts or unobserved) and (status is not None or enabling or stale_days is not None):
+    if (conflicts or unobserved) and (
+        status is not None or enabling or stale_days is not None or stale
+    ):
         raise click.UsageError("--conflicts and --unobserved take only --engine and --capability")
     options = {
         "status": status,
@@ -111,6 +120,7 @@ def audit(
         "engine": engine,
         "enabling": enabling,
         "stale_days": stale_days,
+        "stale": stale,
         "conflicts": conflicts,
         "unobserved": unobserved,
     }
@@ -127,7 +137,10 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
     if options["conflicts"] or options["unobserved"]:
         return
     registry = obj.registry()
-    filters = {k: v for k, v in options.items() if k not in ("conflicts", "unobserved")}
+    filters = {k: v for k, v in options.items() if k not in ("conflicts", "unobserved", "stale")}
+    if options["stale"] and options["stale_days"] is None:
+        _stale(obj, filters, fmt)
+        return
     claims = observations.audit(registry, **filters)  # staleness counts from observations
     if not claims:
         check_filters(obj, capability=options["capability"])
@@ -143,6 +156,25 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
         limit = width()
         pad = max(map(len, used), default=0)
         echo("\n".join(cut(f"  {name:<{pad}} {known.get(name, '')}", limit) for name in used))
+
+
+def _stale(obj: Context, filters: dict[str, Any], fmt: str) -> None:
+    """With ``--stale``: claims past their status's policy, with why."""
+    from ..evidence import stale_claims
+
+    found = stale_claims(
+        obj.registry(),
+        status=filters["status"],
+        capability=filters["capability"],
+        engine=filters["engine"],
+    )
+    enabling = filters["enabling"]
+    rows = [
+        as_row(s.claim) | {"stale": s.why}
+        for s in found
+        if not enabling or (s.claim.value and s.claim.status != "live-verified")
+    ]
+    emit(rows, fmt, (*CLAIM_COLUMNS[:5], "stale", *CLAIM_COLUMNS[5:]))
 
 
 def _conflicts(obj: Context, options: dict[str, Any], fmt: str) -> None:

@@ -30,7 +30,21 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
 
 @click.command(name="probe")
 @click.argument("engine", shell_complete=complete_engine)
-@click.argument("model", shell_complete=complete_model)
+@click.argument("model", required=False, shell_complete=complete_model)
+@click.option("--all-models", is_flag=True, help="Probe every recorded model of ENGINE (no MODEL).")
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="With --all-models: only models whose native-media flag that resolves on is "
+    "unobserved or past its evidence policy.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1, max=64),
+    default=4,
+    show_default=True,
+    help="With --all-models: requests in flight at once.",
+)
 @click.option(
     "--scenario",
     "scenarios",
@@ -52,10 +66,10 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
 )
 @click.option(
     "--max-requests",
-    type=click.IntRange(min=1, max=100),
-    default=10,
-    show_default=True,
-    help="Refuse to send more requests than this.",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Send no more requests than this, retries included (default: 10 for one model, "
+    "at most 100; no limit with --all-models).",
 )
 @click.option(
     "--timeout",
@@ -65,35 +79,71 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
     metavar="SECONDS",
     help="How long each request may take.",
 )
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @format_option
 @actor_option
 @pass_ctx
 def probe_command(
     obj: Context,
     engine: str,
-    model: str,
+    model: str | None,
+    all_models: bool,
+    stale: bool,
+    jobs: int,
     scenarios: tuple[str, ...],
     base_url: str | None,
     api_key_env: str | None,
     challenge: str | None,
     record: bool,
-    max_requests: int,
+    max_requests: int | None,
     timeout: float,
+    quiet: bool,
     fmt: str,
     actor: str | None,
 ) -> None:
     """Ask MODEL on ENGINE to read a code from an image, a PDF or source blocks.
 
     One request per scenario; each is recorded as an observation (read, ignored,
-    rejected or error). Exit 1 when a request ended in error.
+    rejected or error); 429 and 503 are sent again after Retry-After (3 times at most).
+    With --all-models, every recorded model of ENGINE, --jobs requests in flight.
+    Progress goes to stderr. Exit 1 when a request ended in error.
     """
     from ..probe import key_env, probe
+    from ._progress import Progress
 
+    if all_models == (model is not None):
+        raise click.UsageError("give MODEL or --all-models")
+    if not all_models and stale:
+        raise click.UsageError("--stale goes with --all-models")
+    if not all_models and max_requests is not None and max_requests > 100:
+        raise click.BadParameter("at most 100 for one model", param_hint="--max-requests")
     registry = obj.registry()
     variable = api_key_env or key_env(registry.engine(engine).family)
     key = os.environ.get(variable) or None
     if key is None:
         echo(f"note: ${variable} is not set; sending without a key", err=True)
+    progress = Progress(quiet=quiet)
+    if all_models:
+        from ._probe_all import probe_all
+
+        probe_all(
+            registry,
+            engine,
+            recorded_by=who(actor),
+            stale=stale,
+            jobs=jobs,
+            max_requests=max_requests,
+            scenarios=scenarios,
+            base_url=base_url,
+            api_key=key,
+            challenge=challenge,
+            record=record,
+            timeout=timeout,
+            progress=progress,
+            fmt=fmt,
+        )
+        return
+    assert model is not None
     report = probe(
         registry,
         engine,
@@ -104,9 +154,11 @@ def probe_command(
         api_key=key,
         challenge=challenge,
         record_claims=record,
-        max_requests=max_requests,
+        max_requests=10 if max_requests is None else max_requests,
         timeout=timeout,
+        progress=progress,
     )
+    progress.finish()
     if fmt == "json":
         echo_json(
             {

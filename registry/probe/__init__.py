@@ -4,13 +4,15 @@
 scenario on the engine's wire (built with ``toolwire.convert``), classifies each reply
 as ``read`` / ``ignored`` / ``rejected`` / ``error``, records it as an observation
 (``toolwire.registry.observations``) and, with ``record_claims``, writes the claim it
-supports. Needs the ``probe`` extra (httpx, Pillow): ``pip install 'toolwire[probe]'``;
+supports; ``probe_engine`` does so for every recorded model of an engine, several
+requests in flight. Needs the ``probe`` extra (httpx, Pillow): ``pip install 'toolwire[probe]'``;
 importing this package does not.
 """
 
 from __future__ import annotations
 
 from ._challenge import ALPHABET, LENGTH, check_challenge, new_challenge, render_pdf, render_png
+from ._engine import EngineProbeReport, probe_engine, stale_models
 from ._runner import (
     DEFAULT_KEY_ENV,
     ProbeReport,
@@ -22,6 +24,7 @@ from ._runner import (
     key_env,
     probe,
     redact,
+    retry_after,
 )
 from ._wires import API, MAX_TOKENS, TOOL_NAME, Turn, WireApi
 
@@ -32,6 +35,7 @@ __all__ = [
     "LENGTH",
     "MAX_TOKENS",
     "TOOL_NAME",
+    "EngineProbeReport",
     "ProbeReport",
     "ProbeResult",
     "ProbeUnavailable",
@@ -44,7 +48,10 @@ __all__ = [
     "key_env",
     "new_challenge",
     "probe",
+    "probe_engine",
     "redact",
     "render_pdf",
     "render_png",
+    "retry_after",
+    "stale_models",
 ]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+import email.utils
 import hashlib
 import json
 import re
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -27,15 +30,22 @@ from ._wires import API, TOOL_NAME, Turn
 
 __all__ = [
     "DEFAULT_KEY_ENV",
+    "RETRIES",
+    "RETRY_STATUSES",
+    "Budget",
     "ProbeReport",
     "ProbeResult",
     "ProbeUnavailable",
+    "Target",
     "classify",
     "default_scenarios",
     "endpoint_of",
     "key_env",
+    "prepare",
     "probe",
     "redact",
+    "retry_after",
+    "send_scenario",
 ]
 
 #: The environment variable holding the key, per engine family (else FAMILY_API_KEY).
@@ -219,19 +229,55 @@ def probe(
     record_claims: bool = False,
     max_requests: int = 10,
     timeout: float = 60.0,
+    progress: Callable[[int, int, str, ProbeResult], None] | None = None,
 ) -> ProbeReport:
     """Send one request per scenario to ``model`` on ``engine`` and record each outcome.
 
     The wire is the one ``resolve`` finds; scenarios default to ``default_scenarios``.
     Each request becomes an observation; with ``record_claims`` each informative
     outcome also becomes a live-verified claim on the model (same transaction). The key
-    is sent, never stored: excerpts are redacted (``redact``).
+    is sent, never stored: excerpts are redacted (``redact``). A 429 or 503 is sent
+    again after its ``Retry-After`` (at most 3 times, within ``max_requests``), then it
+    is an ``error``. ``progress(done, total, model, result)`` is called as each request
+    ends.
 
     :raises UnknownEngine: for an engine the registry does not know.
     :raises InvalidInput: for an unknown scenario, one the wire has no native form for,
         an invalid challenge, more scenarios than ``max_requests``, or no base URL.
     :raises ProbeUnavailable: when httpx or Pillow is not installed.
     """
+    httpx = _httpx()
+    target = prepare(
+        registry,
+        engine,
+        model,
+        scenarios=scenarios,
+        base_url=base_url,
+        api_key=api_key,
+        challenge=challenge,
+        timeout=timeout,
+    )
+    if len(target.scenarios) > max_requests:
+        raise InvalidInput(
+            f"{plural(len(target.scenarios), 'scenario')} need "
+            f"{plural(len(target.scenarios), 'request')}, more "
+            f"than the limit of {max_requests} (--max-requests)"
+        )
+    budget = Budget(max_requests)
+    results = []
+    with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+        for scenario in target.scenarios:
+            result = send_scenario(
+                client, registry, target, scenario, recorded_by, record_claims, budget
+            )
+            assert result is not None  # the budget covers one request per scenario
+            results.append(result)
+            if progress is not None:
+                progress(len(results), len(target.scenarios), model, result)
+    return ProbeReport(engine, model, target.wire, target.endpoint, target.code, tuple(results))
+
+
+def _httpx() -> Any:
     try:
         import httpx
         import PIL  # noqa: F401  (the renderer imports it lazily)
@@ -239,7 +285,43 @@ def probe(
         raise ProbeUnavailable(
             f"probing needs {error.name}, in the probe extra: {install_hint('probe')}"
         ) from None
-    resolution = Resolver(registry).resolve(engine, model)
+    return httpx
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Everything the requests to one model need: wire, URL, headers, the challenge."""
+
+    engine: str
+    model: str
+    wire: str
+    scenarios: tuple[str, ...]
+    url: str
+    endpoint: str
+    headers: Mapping[str, str]
+    code: str
+    response_tag: str | None
+    api_key: str | None
+
+
+def prepare(
+    registry: Registry,
+    engine: str,
+    model: str,
+    *,
+    scenarios: Sequence[str] = (),
+    base_url: str | None = None,
+    api_key: str | None = None,
+    challenge: str | None = None,
+    timeout: float = 60.0,
+    resolver: Resolver | None = None,
+) -> Target:
+    """Check a probe of ``model`` and return what its requests need.
+
+    :raises UnknownEngine: for an engine the registry does not know.
+    :raises InvalidInput: as ``probe`` does.
+    """
+    resolution = (resolver or Resolver(registry)).resolve(engine, model)
     wire = resolution.wire
     chosen = tuple(dict.fromkeys(scenarios)) or default_scenarios(wire)
     for scenario in chosen:
@@ -251,11 +333,6 @@ def probe(
             raise InvalidInput(
                 f"the {wire} wire has no native form for {scenario}: nothing to probe"
             )
-    if len(chosen) > max_requests:
-        raise InvalidInput(
-            f"{plural(len(chosen), 'scenario')} need {plural(len(chosen), 'request')}, more "
-            f"than the limit of {max_requests} (--max-requests)"
-        )
     if timeout != timeout or timeout <= 0:
         raise InvalidInput(f"invalid timeout {timeout!r}: must be a positive number of seconds")
     code = _challenge.check_challenge(challenge) if challenge else _challenge.new_challenge()
@@ -266,53 +343,133 @@ def probe(
     if urlsplit(base).scheme not in ("http", "https"):
         raise InvalidInput(f"invalid base URL {endpoint_of(base)!r}: must be http or https")
     api = API[wire]
-    url = base.rstrip("/") + api.path(model)
-    headers = {"content-type": "application/json", **api.headers(api_key)}
-    results = []
-    with httpx.Client(timeout=timeout, follow_redirects=False) as client:
-        for scenario in chosen:
-            body = api.body(model, _turn(scenario, wire, code, record.response_tag))
-            payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-            status, latency, text, reply = _send(client, url, headers, payload.encode("utf-8"))
-            outcome = classify(status, None if reply is None else api.reply_text(reply), code)
-            shown = _error_message(text) if reply is None else api.reply_text(reply) or "(no text)"
-            excerpt = redact(shown, key=api_key, sent=payload)
-            with registry.batch() as writer:
-                observation = record_observation(
-                    writer,
-                    engine=engine,
-                    model=model,
-                    wire=wire,
-                    scenario=scenario,
-                    outcome=outcome,
-                    recorded_by=recorded_by,
-                    endpoint=endpoint_of(base),
-                    http_status=status,
-                    latency_ms=latency,
-                    excerpt=excerpt,
-                    request_sha256=hashlib.sha256(payload.encode("utf-8")).hexdigest(),
-                    challenge=code,
-                )
-                claim = claim_from_observation(writer, observation) if record_claims else None
-            results.append(
-                ProbeResult(scenario, outcome, status, latency, excerpt, observation, claim)
-            )
-    return ProbeReport(engine, model, wire, endpoint_of(base), code, tuple(results))
+    return Target(
+        engine,
+        model,
+        wire,
+        chosen,
+        base.rstrip("/") + api.path(model),
+        endpoint_of(base),
+        {"content-type": "application/json", **api.headers(api_key)},
+        code,
+        record.response_tag,
+        api_key,
+    )
+
+
+class Budget:
+    """The requests a run may still send (None: no limit), shared by its threads."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.sent = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Count one request and return True, or False when the limit is reached."""
+        with self._lock:
+            if self.limit is not None and self.sent >= self.limit:
+                return False
+            self.sent += 1
+            return True
+
+
+def send_scenario(
+    client: Any,
+    registry: Registry,
+    target: Target,
+    scenario: str,
+    recorded_by: str,
+    record_claims: bool,
+    budget: Budget,
+) -> ProbeResult | None:
+    """Send one scenario's request (retrying 429/503), record it; None when not sent."""
+    api = API[target.wire]
+    body = api.body(target.model, _turn(scenario, target.wire, target.code, target.response_tag))
+    payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    content = payload.encode("utf-8")
+    sent = _send_retrying(client, target.url, dict(target.headers), content, budget)
+    if sent is None:
+        return None
+    status, latency, text, reply = sent
+    outcome = classify(status, None if reply is None else api.reply_text(reply), target.code)
+    shown = _error_message(text) if reply is None else api.reply_text(reply) or "(no text)"
+    excerpt = redact(shown, key=target.api_key, sent=payload)
+    with registry.batch() as writer:
+        observation = record_observation(
+            writer,
+            engine=target.engine,
+            model=target.model,
+            wire=target.wire,
+            scenario=scenario,
+            outcome=outcome,
+            recorded_by=recorded_by,
+            endpoint=target.endpoint,
+            http_status=status,
+            latency_ms=latency,
+            excerpt=excerpt,
+            request_sha256=hashlib.sha256(content).hexdigest(),
+            challenge=target.code,
+        )
+        claim = claim_from_observation(writer, observation) if record_claims else None
+    return ProbeResult(scenario, outcome, status, latency, excerpt, observation, claim)
+
+
+#: Statuses sent again after their Retry-After, and how often at most.
+RETRY_STATUSES = frozenset({429, 503})
+RETRIES = 3
+_RETRY_CAP = 60.0  # seconds: a Retry-After longer than this is waited this long
+
+
+def retry_after(value: str | None, attempt: int) -> float:
+    """Return the seconds to wait before retry ``attempt`` (1-based) per ``Retry-After``.
+
+    Seconds or an HTTP date; absent or unreadable: 1, 2, 4 seconds. At most 60 seconds.
+    """
+    wait: float | None = None
+    if value is not None:
+        value = value.strip()
+        if value.isdigit():
+            wait = float(value)
+        else:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                when = None
+            if when is not None and when.tzinfo is not None:
+                wait = max(0.0, (when - datetime.now(UTC)).total_seconds())
+    if wait is None:
+        wait = float(2 ** (attempt - 1))
+    return min(wait, _RETRY_CAP)
+
+
+def _send_retrying(
+    client: Any, url: str, headers: dict[str, str], content: bytes, budget: Budget
+) -> tuple[int | None, int, str, Any] | None:
+    """Send, retrying 429 and 503 within the budget; None when nothing could be sent."""
+    if not budget.take():
+        return None
+    for attempt in range(1, RETRIES + 2):
+        status, latency, text, reply, wait = _send(client, url, headers, content)
+        if status not in RETRY_STATUSES or attempt > RETRIES or not budget.take():
+            return status, latency, text, reply
+        time.sleep(retry_after(wait, attempt))
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _send(
     client: Any, url: str, headers: dict[str, str], content: bytes
-) -> tuple[int | None, int, str, Any]:
-    """Return (status, latency ms, body text or error, parsed 2xx JSON or None)."""
+) -> tuple[int | None, int, str, Any, str | None]:
+    """Return (status, latency ms, body text or error, parsed 2xx JSON or None, Retry-After)."""
     import httpx
 
     started = time.monotonic()
     try:
         response = client.post(url, headers=headers, content=content)
     except httpx.TimeoutException:
-        return None, _ms(started), f"timeout after {client.timeout.read}s", None
+        return None, _ms(started), f"timeout after {client.timeout.read}s", None, None
     except httpx.HTTPError as error:
-        return None, _ms(started), f"{type(error).__name__}: {error}", None
+        return None, _ms(started), f"{type(error).__name__}: {error}", None, None
     latency = _ms(started)
     reply = None
     if 200 <= response.status_code < 300:
@@ -321,7 +478,8 @@ def _send(
         except ValueError:
             parsed = None
         reply = parsed if isinstance(parsed, dict) else None
-    return response.status_code, latency, response.text, reply
+    wait = response.headers.get("retry-after")
+    return response.status_code, latency, response.text, reply, wait
 
 
 def _error_message(text: str) -> str:

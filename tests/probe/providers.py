@@ -15,6 +15,12 @@ response shape and validated with the SDK's response model before it is sent. Wh
 - ``crasher``: 500; ``sleeper``: answers only after the client gave up;
 - ``mute``: a 200 reply without any text (its output tokens all spent on thinking).
 
+Two more words act before that one: ``throttled`` answers its first two requests with
+429 and ``Retry-After: 0``, ``swamped`` answers every request with 503 and
+``Retry-After: 0``. A server given ``max_in_flight`` records a failure whenever more
+requests than that are open at once (``peak`` keeps the most seen), and ``delay`` keeps
+each request open that long, so concurrency shows.
+
 A request without the right key gets a 401 whose message echoes the key it got, as
 some providers do, so the tests can check the probe never lets it through.
 """
@@ -102,10 +108,11 @@ def pdf_text(data: bytes) -> str:
 class Rejected(Exception):
     """The fake endpoint refuses the request with this status and message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
 # -- media found in a request ------------------------------------------------------------
@@ -522,9 +529,22 @@ BASE_PATHS = {"openai": "/v1", "hermes": "/v1", "responses": "/v1"}
 class ProviderServer:
     """A threaded HTTP server on 127.0.0.1 speaking one wire's provider API."""
 
-    def __init__(self, wire: str, sleep: float = 2.0) -> None:
+    def __init__(
+        self,
+        wire: str,
+        sleep: float = 2.0,
+        *,
+        max_in_flight: int | None = None,
+        delay: float = 0.0,
+    ) -> None:
         self.api = APIS[wire]()
         self.sleep = sleep
+        self.max_in_flight = max_in_flight
+        self.delay = delay
+        self.in_flight = 0
+        self.peak = 0
+        self.throttled: dict[str, int] = {}
+        self._count = threading.Lock()
         self.requests: list[dict[str, Any]] = []
         self.failures: list[str] = []
         self._stop = threading.Event()
@@ -559,14 +579,32 @@ class ProviderServer:
         self._httpd.server_close()
 
     def handle(self, request: BaseHTTPRequestHandler) -> None:
+        with self._count:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+            if self.max_in_flight is not None and self.in_flight > self.max_in_flight:
+                self.failures.append(
+                    f"{self.in_flight} requests in flight, more than {self.max_in_flight}"
+                )
+        try:
+            if self.delay:
+                self._stop.wait(self.delay)
+            self._handle(request)
+        finally:
+            with self._count:
+                self.in_flight -= 1
+
+    def _handle(self, request: BaseHTTPRequestHandler) -> None:
         length = int(request.headers.get("content-length") or 0)
         raw = request.rfile.read(length)
         try:
             body = json.loads(raw)
             self.requests.append(body)
+            extra: dict[str, str] = {}
             status, data = 200, self._answer(request.path, request.headers, body)
         except Rejected as refusal:
             status, data = refusal.status, self.api.error(refusal.status, refusal.message)
+            extra = refusal.headers
         except SchemaError as problem:
             self.failures.append(str(problem))
             status, data = 400, self.api.error(400, f"invalid request: {problem}")
@@ -574,6 +612,8 @@ class ProviderServer:
         try:
             request.send_response(status)
             request.send_header("content-type", "application/json")
+            for name, value in extra.items():
+                request.send_header(name, value)
             if self.api.wire == "bedrock" and status >= 400:
                 kind = {400: "ValidationException", 401: "UnrecognizedClientException"}
                 request.send_header("x-amzn-errortype", kind.get(status, "InternalServerException"))
@@ -588,6 +628,13 @@ class ProviderServer:
         if key != KEY:
             raise Rejected(401, f"Incorrect API key provided: {key}")
         self.api.check(path, body)
+        if "swamped" in model:
+            raise Rejected(503, "overloaded", {"retry-after": "0"})
+        if "throttled" in model:
+            with self._count:
+                seen = self.throttled[model] = self.throttled.get(model, 0) + 1
+            if seen <= 2:
+                raise Rejected(429, "rate limited", {"retry-after": "0"})
         behaviour = next((b for b in BEHAVIOURS if b in model), "reader")
         if behaviour == "crasher":
             raise Rejected(500, "internal server error")

@@ -33,6 +33,7 @@ def run(url: str, *args: str, key: str | None = KEY) -> Result:
 
 
 def probe(url: str, server: ProviderServer, model: str, *args: str, **kw: Any) -> Result:
+    """Probe ``model`` on the loopback anthropic server, without progress lines."""
     return run(
         url,
         "probe",
@@ -42,6 +43,7 @@ def probe(url: str, server: ProviderServer, model: str, *args: str, **kw: Any) -
         server.base_url,
         "--challenge",
         CODE,
+        "--quiet",
         *args,
         **kw,
     )
@@ -334,7 +336,7 @@ def test_another_key_variable(sqlite_url: str, anthropic: ProviderServer) -> Non
         [
             *("--database-url", url, "probe", "anthropic", "m-ignorer"),
             *("--base-url", anthropic.base_url, "--scenario", "image_input"),
-            *("--api-key-env", "MY_KEY"),
+            *("--api-key-env", "MY_KEY", "--quiet"),
         ],
     )
     assert ok(result).splitlines()[2].split()[:3] == ["image_input", "ignored", "200"]
@@ -348,6 +350,7 @@ def test_bedrock_reads_its_key_from_the_bedrock_variable(
     model = "anthropic.claude-sonnet-4-5-20250929-v1:0-ignorer"  # ':' is escaped in the path
     env = {"TOOLWIRE_USER": "ops", "TOOLWIRE_DATABASE_URL": None}
     args = ["--database-url", url, "probe", "bedrock", model, "--base-url", bedrock.base_url]
+    args.append("--quiet")
     before = len(bedrock.requests)
     result = CliRunner(env={**env, "AWS_BEARER_TOKEN_BEDROCK": KEY}).invoke(main, args)
     rows = [line.split()[:3] for line in ok(result).splitlines()[2:]]

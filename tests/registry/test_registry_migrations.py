@@ -28,6 +28,7 @@ TABLES = {
     "claim",
     "claim_event",
     "engine",
+    "evidence_policy",
     "model",
     "model_rule",
     "observation",
@@ -218,6 +219,8 @@ def _fixed_rows(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
     queries = {
         "wire": "SELECT name, description FROM wire ORDER BY name",
         "registry_state": "SELECT id, revision FROM registry_state",
+        "evidence_policy": "SELECT status, max_age_days, updated_by FROM evidence_policy"
+        " ORDER BY status",
         db.VERSION_TABLE: f"SELECT version_num FROM {db.VERSION_TABLE}",
     }
     with engine.connect() as connection:
@@ -286,3 +289,36 @@ def test_a_database_behind_head_is_still_migrated(engine: Engine) -> None:
     assert ensure_ready(engine) is True
     assert db.current_revision(engine) == db.head_revision()
     assert _tables(engine) == TABLES
+
+
+def test_evidence_policy_migration_adds_the_default_beside_existing_rows(engine: Engine) -> None:
+    db.upgrade(engine, "0005")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO engine (name, provider, family, default_wire, kind, note,"
+                " created_at, created_by) VALUES ('anthropic', 'p', 'anthropic', 'anthropic',"
+                " 'first-party', '', :now, 'test')"
+            ),
+            {"now": datetime(2026, 12, 1, tzinfo=UTC)},
+        )
+    db.upgrade(engine, "0007")
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.text("SELECT status, max_age_days FROM evidence_policy ORDER BY status")
+        )
+        assert [tuple(r) for r in rows] == [
+            ("documented", None),
+            ("inferred", None),
+            ("live-verified", 90),
+            ("unverified", None),
+        ]
+        assert connection.scalar(sa.text("SELECT count(*) FROM engine")) == 1
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as connection:
+        connection.execute(sa.text("UPDATE evidence_policy SET max_age_days = -1"))
+    db.downgrade(engine, "0005")
+    assert "evidence_policy" not in sa.inspect(engine).get_table_names()
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM engine")) == 1
+    db.upgrade(engine)
+    assert "evidence_policy" in _tables(engine)

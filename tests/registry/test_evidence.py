@@ -1,0 +1,215 @@
+"""Evidence that ages: the policy, stale claims in the resolver, audit --stale, transfer.
+
+Ages are measured on a frozen clock (``toolwire.registry.evidence.today`` replaced).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+from cli_helpers import failed, ok, run
+from click.testing import CliRunner
+from toolwire.registry import Registry, Resolver
+from toolwire.registry import evidence as ev
+from toolwire.registry.observations import record_observation
+from toolwire.registry.transfer import diff, dump_toml, export, import_document, read_document
+
+VERIFIED = date(2026, 1, 1)
+FRESH = date(2026, 3, 1)  # 59 days later
+LATE = date(2026, 5, 1)  # 120 days later
+
+
+def _freeze(monkeypatch: pytest.MonkeyPatch, day: date) -> None:
+    monkeypatch.setattr(ev, "today", lambda: day)
+
+
+def _live_claim(registry: Registry, value: bool = True) -> None:
+    registry.set_claim(
+        "openai-responses",
+        "image_input",
+        value,
+        model="gpt-aged",
+        status="live-verified",
+        evidence="probe read it",
+        verified_at=VERIFIED,
+        recorded_by="ops",
+    )
+
+
+def _observe(registry: Registry, outcome: str, when: datetime) -> None:
+    with registry.batch() as writer:
+        record_observation(
+            writer,
+            engine="openai-responses",
+            model="gpt-aged",
+            wire="responses",
+            scenario="image_input",
+            outcome=outcome,
+            recorded_by="ops",
+            endpoint="https://api.openai.com/v1",
+            http_status=200,
+            latency_ms=3,
+            excerpt="",
+            request_sha256="0" * 64,
+            challenge="ACEFHJ",
+            observed_at=when,
+        )
+
+
+def test_the_default_policy_and_setting_it(registry: Registry) -> None:
+    assert dict(ev.evidence_policy(registry)) == {
+        "live-verified": 90,
+        "documented": None,
+        "inferred": None,
+        "unverified": None,
+    }
+    revision = registry.revision()
+    with registry.batch() as writer:
+        assert ev.set_evidence_policy(writer, "documented", 365, recorded_by="ops") is True
+    assert registry.revision() == revision + 1
+    with registry.batch() as writer:
+        assert ev.set_evidence_policy(writer, "documented", 365, recorded_by="ops") is False
+    assert registry.revision() == revision + 1
+    assert ev.evidence_policy(registry)["documented"] == 365
+    assert ev.parse_days("never") is None and ev.parse_days("7") == 7
+    for bad in ("-1", "36501", "soon", 1.5, True):
+        with pytest.raises(ValueError, match="invalid policy age"):
+            ev.parse_days(bad)
+
+
+def test_a_stale_claim_counts_one_tier_lower(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _live_claim(registry)
+    _freeze(monkeypatch, FRESH)
+    fresh = Resolver(registry).resolve("openai-responses", "gpt-aged", min_evidence="live-verified")
+    assert fresh.trace["image_input"].decided_by == "model"
+    assert fresh.trace["image_input"].stale is None
+    _freeze(monkeypatch, LATE)
+    strict = Resolver(registry).resolve(
+        "openai-responses", "gpt-aged", min_evidence="live-verified"
+    )
+    entry = strict.trace["image_input"]
+    assert entry.decided_by != "model"  # set aside: stale live-verified counts as documented
+    assert entry.ignored[0][0] == "model"
+    assert entry.ignored_stale[0] == "verified 2026-01-01, policy 90 days"
+    assert "stale: verified 2026-01-01, policy 90 days" in strict.explain()
+    documented = Resolver(registry).resolve(
+        "openai-responses", "gpt-aged", min_evidence="documented"
+    )
+    assert documented.trace["image_input"].decided_by == "model"  # still decides by value
+    plain = Resolver(registry).resolve("openai-responses", "gpt-aged")
+    assert plain.trace["image_input"].stale == "verified 2026-01-01, policy 90 days"
+    assert "      stale: verified 2026-01-01, policy 90 days" in plain.explain()
+    assert plain.as_dict()["trace"]["image_input"]["stale"] == "verified 2026-01-01, policy 90 days"
+
+
+def test_an_agreeing_observation_renews_the_age_a_disagreeing_one_does_not(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _live_claim(registry)
+    _freeze(monkeypatch, LATE)
+    _observe(registry, "ignored", datetime(2026, 4, 20, tzinfo=UTC))
+    still = Resolver(registry).resolve("openai-responses", "gpt-aged")
+    assert still.trace["image_input"].stale == "verified 2026-01-01, policy 90 days"
+    _observe(registry, "read", datetime(2026, 4, 25, tzinfo=UTC))
+    renewed = Resolver(registry).resolve(
+        "openai-responses", "gpt-aged", min_evidence="live-verified"
+    )
+    assert renewed.trace["image_input"].decided_by == "model"
+    assert renewed.trace["image_input"].stale is None
+
+
+def test_a_cached_resolution_sees_a_new_policy(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _live_claim(registry)
+    _freeze(monkeypatch, FRESH)
+    resolver = Resolver(registry, max_age=0)
+    assert resolver.resolve("openai-responses", "gpt-aged").trace["image_input"].stale is None
+    with registry.batch() as writer:
+        ev.set_evidence_policy(writer, "live-verified", 30, recorded_by="ops")
+    stale = resolver.resolve("openai-responses", "gpt-aged").trace["image_input"].stale
+    assert stale == "verified 2026-01-01, policy 30 days"
+
+
+def test_stale_claims_follow_the_policy(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _live_claim(registry)
+    found = ev.stale_claims(registry, engine="openai-responses", on=LATE)
+    assert [(s.claim.model, s.why) for s in found] == [
+        ("gpt-aged", "verified 2026-01-01, policy 90 days")
+    ]
+    assert ev.stale_claims(registry, engine="openai-responses", on=FRESH) == ()
+    with registry.batch() as writer:
+        ev.set_evidence_policy(writer, "live-verified", None, recorded_by="ops")
+    assert ev.stale_claims(registry, engine="openai-responses", on=LATE) == ()
+
+
+def test_audit_stale_and_the_stale_days_override(
+    runner: CliRunner, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Registry(url) as registry:
+        _live_claim(registry)
+    _freeze(monkeypatch, LATE)
+    args = ("audit", "--stale", "--engine", "openai-responses", "--format", "json")
+    rows = json.loads(ok(run(runner, url, *args)))
+    assert [(r["subject_key"], r["stale"]) for r in rows] == [
+        ("model:gpt-aged", "verified 2026-01-01, policy 90 days")
+    ]
+    # --stale-days stays as the override: every claim not checked in N days, or never
+    long = json.loads(ok(run(runner, url, *args, "--stale-days", "36500")))
+    assert long and all(r["verified_at"] is None for r in long)  # never checked: listed
+    listed = json.loads(ok(run(runner, url, *args, "--stale-days", "30")))
+    assert "model:gpt-aged" in {r["subject_key"] for r in listed}
+    failed(run(runner, url, "audit", "--stale", "--conflicts"), "take only --engine")
+    failed(run(runner, url, "audit", "--stale", "--engine", "nope"), "unknown engine")
+
+
+def test_the_policy_commands(runner: CliRunner, url: str) -> None:
+    table = ok(run(runner, url, "evidence", "policy"))
+    assert "live-verified  90" in table and "documented     never" in table
+    assert ok(run(runner, url, "evidence", "policy", "set", "documented", "365")) == (
+        "documented: 365 days\n"
+    )
+    again = ok(run(runner, url, "evidence", "policy", "set", "documented", "365"))
+    assert again == "documented: 365 days (unchanged)\n"
+    shown = json.loads(ok(run(runner, url, "evidence", "policy", "--format", "json")))
+    assert {"status": "documented", "max_age_days": 365} in shown
+    ok(run(runner, url, "evidence", "policy", "set", "documented", "never"))
+    failed(run(runner, url, "evidence", "policy", "set", "documented", "soon"), "'never'")
+    usage = run(runner, url, "evidence", "policy", "set", "documentd", "3")
+    assert usage.exit_code == 2
+
+
+def test_the_policy_is_exported_imported_and_diffed(
+    registry: Registry, tmp_path: Path, second_database_url: str
+) -> None:
+    with registry.batch() as writer:
+        ev.set_evidence_policy(writer, "live-verified", 45, recorded_by="ops")
+        ev.set_evidence_policy(writer, "documented", 400, recorded_by="ops")
+    document = export(registry)
+    assert document["evidence_policy"] == [
+        {"status": "live-verified", "max_age_days": 45},
+        {"status": "documented", "max_age_days": 400},
+        {"status": "inferred"},
+        {"status": "unverified"},
+    ]
+    path = tmp_path / "export.toml"
+    path.write_text(dump_toml(document), encoding="utf-8")
+    with Registry(second_database_url) as other:
+        assert [str(c) for c in diff(export(other), document)] == [
+            "~ evidence_policy documented: max_age_days: - -> 400",
+            "~ evidence_policy live-verified: max_age_days: 90 -> 45",
+        ]
+        data, _ = read_document(path)
+        report = import_document(other, data, source="export.toml", by="ops")
+        assert len(report.changes) == 2
+        assert dict(ev.evidence_policy(other)) == dict(ev.evidence_policy(registry))
+        assert dump_toml(export(other)) == path.read_text(encoding="utf-8")
+        again = import_document(other, data, source="export.toml", by="ops")
+        assert again.changes == ()
