@@ -25,6 +25,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from . import _validate as check
+from ._output import plural
 from .errors import InvalidInput
 from .records import Claim
 from .tables import evidence_policy_table, observation_table, utcnow
@@ -67,7 +68,7 @@ class Stale:
     @property
     def why(self) -> str:
         """Return ``verified YYYY-MM-DD, policy N days``."""
-        return f"verified {self.checked.isoformat()}, policy {self.days} days"
+        return f"verified {self.checked.isoformat()}, policy {plural(self.days, 'day')}"
 
 
 def parse_days(value: object) -> int | None:

@@ -8,8 +8,10 @@ that capability. Each cell has one *state*, the colour it is shown in:
 
 - ``conflict``: the latest observation contradicts the deciding claim (as ``audit
   --conflicts`` finds it);
-- ``stale``: the claim was last checked (its latest observation, else its
-  ``verified_at``) more than ``stale_days`` days ago;
+- ``stale``: the claim is past the registry's evidence policy for its status, as the
+  resolver finds it (``toolwire evidence policy``; the age counts from the latest
+  agreeing observation, else ``verified_at``), or, with ``stale_days``, was last checked
+  (its latest observation, else its ``verified_at``) more than that many days ago;
 - else the deciding claim's evidence status (``live-verified``, ``documented``,
   ``inferred``, ``unverified``), or ``none`` when nobody claims the flag;
 
@@ -35,12 +37,13 @@ import base64
 import hashlib
 import html
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from ._output import plural
+from .evidence import evidence_policy
 from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
 from .records import Claim
 from .resolver import FLAGS, Resolution, Resolver
@@ -51,7 +54,6 @@ from .vocab import EVIDENCE_STATUSES
 __all__ = [
     "LEGEND",
     "PAGE_SIZE",
-    "STALE_DAYS",
     "STATES",
     "Cell",
     "Matrix",
@@ -70,14 +72,12 @@ LEGEND: dict[str, str] = {
     "inferred": "inferred from related evidence",
     "unverified": "claimed without evidence",
     "conflict": "the latest observation contradicts the claim",
-    "stale": "last checked longer ago than the stale limit",
+    "stale": "past its evidence policy: last checked too long ago",
     "unobserved": "on, with no observation behind it",
     "none": "nobody claims it (off)",
 }
 #: Rows per page of the page's table.
 PAGE_SIZE = 100
-#: Days after which a checked claim counts as stale, unless told otherwise.
-STALE_DAYS = 180
 
 
 class Cell(NamedTuple):
@@ -124,8 +124,11 @@ class Matrix:
     written_at: datetime
     capabilities: tuple[str, ...]
     min_evidence: str | None
-    stale_days: int
+    #: the flat limit given instead of the evidence policy, or None (the policy)
+    stale_days: int | None
     rows: tuple[Row, ...]
+    #: the evidence policy the stale cells were judged by: status -> days (None: never)
+    policy: Mapping[str, int | None] = field(default_factory=dict)
 
 
 def shown_url(url: str) -> str:
@@ -152,7 +155,7 @@ def build(
     engines: Sequence[str] | None = None,
     capabilities: Sequence[str] | None = None,
     min_evidence: str | None = None,
-    stale_days: int = STALE_DAYS,
+    stale_days: int | None = None,
     today: date | None = None,
 ) -> Matrix:
     """Return the matrix of ``registry``: engines (all, or those named) and their models.
@@ -161,6 +164,9 @@ def build(
     resolver's order); ``min_evidence`` resolves as ``resolve --min-evidence`` does.
 
     :raises UnknownEngine: for an engine the registry does not know.
+    ``stale_days`` replaces the evidence policy with one limit for every status
+    (counted to ``today``, default the current UTC date), as ``audit --stale-days`` does.
+
     :raises InvalidInput: for a capability that is not a resolved flag, or a bad
         ``stale_days``.
     :raises InvalidStatus: for an unknown ``min_evidence``.
@@ -171,10 +177,12 @@ def build(
     for name in columns:
         if name not in FLAGS:
             raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
-    if type(stale_days) is not int or not 0 <= stale_days <= 36500:
+    if stale_days is not None and (type(stale_days) is not int or not 0 <= stale_days <= 36500):
         raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
     revision = registry.revision()
-    cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+    cutoff = None
+    if stale_days is not None:
+        cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
     names = list(dict.fromkeys(engines)) if engines else [e.name for e in registry.engines()]
     for name in names:
         registry.engine(name)  # an unknown engine fails before any work
@@ -211,6 +219,7 @@ def build(
         min_evidence=min_evidence,
         stale_days=stale_days,
         rows=tuple(rows),
+        policy=dict(evidence_policy(registry)),
     )
 
 
@@ -249,7 +258,7 @@ def _model_row(
     resolution: Resolution,
     columns: Iterable[str],
     latest: dict[tuple[str, str, str], Observation],
-    cutoff: date,
+    cutoff: date | None,
 ) -> Row:
     cells = []
     engine, model = resolution.engine, resolution.model
@@ -268,7 +277,11 @@ def _model_row(
         checked = seen.observed_at.date() if seen is not None else claim.verified_at
         if seen is not None and not agrees(claim.value, seen.outcome):
             state = "conflict"
-        elif checked is not None and checked < cutoff:
+        elif (
+            (trace.stale is not None)
+            if cutoff is None
+            else (checked is not None and checked < cutoff)
+        ):
             state = "stale"
         cells.append(
             Cell(flag, value, state, value and seen is None, claim.status, trace.decided_by,
@@ -336,6 +349,19 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
 
+def _stale_rule(matrix: Matrix) -> str:
+    """Return the header's sentence on what counts as stale."""
+    if matrix.stale_days is not None:
+        return f"a claim checked more than {plural(matrix.stale_days, 'day')} ago is stale."
+    ages = [f"{s} after {plural(d, 'day')}" for s, d in matrix.policy.items() if d is not None]
+    return (
+        "a claim past its evidence policy ("
+        + ("; ".join(ages) if ages else "no status ages")
+        + ("; the others never" if len(ages) < len(matrix.policy) else "")
+        + ") is stale."
+    )
+
+
 def render_html(matrix: Matrix) -> str:
     """Return the matrix as one self-contained HTML page (see the module docstring)."""
     e = html.escape
@@ -346,7 +372,7 @@ def render_html(matrix: Matrix) -> str:
     )
     head_cells = "".join(f'<th scope="col">{e(name)}</th>' for name in matrix.capabilities)
     policy = (
-        f" evidence policy: claims weaker than {e(matrix.min_evidence)} count as absent;"
+        f" claims weaker than {e(matrix.min_evidence)} count as absent;"
         if matrix.min_evidence
         else ""
     )
@@ -365,7 +391,7 @@ def render_html(matrix: Matrix) -> str:
         written=e(matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC")),
         counts=e(f"{plural(engines, 'engine')}, {plural(models, 'model')}"),
         policy=policy,
-        stale=plural(matrix.stale_days, "day"),
+        stale=e(_stale_rule(matrix)),
         legend=legend,
         head_cells=head_cells,
         columns=len(matrix.capabilities) + 3,
@@ -549,7 +575,7 @@ _PAGE = """<!DOCTYPE html>
 <p>registry <code id="registry-url">{url}</code>, revision <span id="revision">{revision}</span>,
 written <time id="written">{written}</time></p>
 <p>{counts}; each cell is the value the resolver gives that model;{policy} a claim
-checked more than {stale} ago is stale.</p>
+{stale}</p>
 </header>
 <ul id="legend">
 {legend}

@@ -305,8 +305,9 @@ class Resolver:
         """Return the resolutions of many models of ``engine``, read in one snapshot.
 
         ``models`` None: every recorded model, by id. For listings (the capability
-        matrix): the engine is read once whatever the number of models, and nothing
-        is cached.
+        matrix): the engine, its evidence policy and observations are read once whatever
+        the number of models, and nothing is cached. Stale claims count as ``resolve``
+        counts them.
 
         :raises UnknownEngine: for an engine the registry does not know.
         :raises InvalidModelId: for a malformed model id.
@@ -321,7 +322,11 @@ class Resolver:
             ids = [check.model_id(m) for m in models]
             snapshot = self.registry.engine_snapshot(engine, models=ids)
         forms = self._wire_forms()
-        return tuple(_decide(snapshot, model, None, min_evidence, forms) for model in ids)
+        with self.registry._reading("cannot read the evidence policy") as connection:
+            policy = _evidence.read_policy(connection)
+            agreeing = _evidence.agreeing_days(connection, engine)  # every model's, one query
+        ages = _Ages(policy, agreeing, _evidence.today())
+        return tuple(_decide(snapshot, model, None, min_evidence, forms, ages) for model in ids)
 
     def format_for(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._output import as_row
+from .._output import as_row, plural
 from ..vocab import OBSERVATION_SCENARIOS
 from ._common import echo, echo_json, emit
 
@@ -82,25 +82,26 @@ def probe_all(
         used = [s for s in OBSERVATION_SCENARIOS if any(s in row for row in by_model.values())]
         if fmt == "table":
             echo(
-                f"{report.engine}: {len(by_model)} models, {report.requests} requests at "
+                f"{report.engine}: {plural(len(by_model), 'model')}, "
+                f"{plural(report.requests, 'request')} at "
                 f"{report.endpoint or '-'}, challenge {report.challenge or '-'}"
             )
         rows = [{"model": model, **outcomes} for model, outcomes in by_model.items()]
         emit(rows, fmt, ("model", *used))
         if record and fmt == "table":
             recorded = sum(1 for _, r in report.results if r.claim is not None)
-            echo(f"recorded: {recorded} live-verified claims")
+            echo(f"recorded: {plural(recorded, 'live-verified claim')}")
     failed = [r for _, r in report.results if r.outcome == "error"]
     if report.not_sent:
         echo(
-            f"Error: {len(report.not_sent)} requests not sent: --max-requests "
+            f"Error: {plural(len(report.not_sent), 'request')} not sent: --max-requests "
             f"{max_requests} reached",
             err=True,
         )
         raise SystemExit(1)
     if failed:
         echo(
-            f"Error: {len(failed)} of {len(report.results)} requests ended in error "
+            f"Error: {len(failed)} of {plural(len(report.results), 'request')} ended in error "
             "(that says nothing about the capability)",
             err=True,
         )

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import click
 
+from .._output import plural
 from ..vocab import CATALOG_SOURCES, CATALOG_STATUSES
 from ._common import (
     Context,
+    NameChoice,
     actor_option,
     echo,
     echo_json,
@@ -49,7 +51,7 @@ def _engine_map(
 
 
 @catalog_group.command(name="import")
-@click.argument("source", type=click.Choice(CATALOG_SOURCES))
+@click.argument("source", type=NameChoice("catalog", CATALOG_SOURCES))
 @click.argument(
     "file",
     required=False,
@@ -57,7 +59,7 @@ def _engine_map(
 )
 @click.option(
     "--status",
-    type=click.Choice(CATALOG_STATUSES),
+    type=NameChoice("catalog status", CATALOG_STATUSES),
     default="inferred",
     show_default=True,
     help="Evidence status of the claims written (documented when you vouch for the catalog).",
@@ -127,7 +129,7 @@ def catalog_import(
             f"{source} ({report.origin}), status {status}: {head}"
             f"{summary['added']} added, {summary['changed']} changed, "
             f"{summary['unchanged']} unchanged, {summary['retracted']} retracted, "
-            f"{summary['conflicts']} conflicts"
+            f"{plural(summary['conflicts'], 'conflict')}"
         )
         if summary["skipped"]:
             echo("skipped: " + ", ".join(f"{k} {n}" for k, n in summary["skipped"].items()))
@@ -147,7 +149,7 @@ def catalog_import(
             emit(rows, "table", ROW_COLUMNS)
     if fail_on_conflict and report.conflicts:
         echo(
-            f"Error: {len(report.conflicts)} conflicts listed (--fail-on-conflict)",
+            f"Error: {plural(len(report.conflicts), 'conflict')} listed (--fail-on-conflict)",
             err=True,
         )
         raise SystemExit(1)

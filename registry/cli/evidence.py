@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
+from .._output import plural
 from ..vocab import EVIDENCE_STATUSES
-from ._common import Context, actor_option, echo, emit, format_option, pass_ctx, who
+from ._common import Context, NameChoice, actor_option, echo, emit, format_option, pass_ctx, who
 
 POLICY_COLUMNS = ("status", "max_age_days")
 
@@ -40,7 +41,7 @@ def evidence_policy(obj: Context, fmt: str) -> None:
 
 
 @evidence_policy.command(name="set")
-@click.argument("status", type=click.Choice(EVIDENCE_STATUSES))
+@click.argument("status", type=NameChoice("evidence status", EVIDENCE_STATUSES))
 @click.argument("days", metavar="DAYS|never")
 @actor_option
 @pass_ctx
@@ -52,7 +53,7 @@ def evidence_policy_set(obj: Context, status: str, days: str, actor: str | None)
     registry = obj.registry()
     with registry.batch() as writer:
         changed = set_evidence_policy(writer, status, age, recorded_by=who(actor))
-    shown = "never" if age is None else f"{age} days"
+    shown = "never" if age is None else plural(age, "day")
     echo(f"{status}: {shown}" + ("" if changed else " (unchanged)"))
 
 

@@ -50,10 +50,10 @@ from ._common import (
 @click.option(
     "--stale-days",
     type=click.IntRange(min=0, max=36500),
-    default=180,
-    show_default=True,
+    default=None,
     metavar="N",
-    help="A claim last checked more than N days ago is shown as stale.",
+    help="Show a claim last checked more than N days ago as stale, instead of judging "
+    "by the evidence policy (toolwire evidence policy).",
 )
 @pass_ctx
 def matrix_command(
@@ -62,7 +62,7 @@ def matrix_command(
     engines: tuple[str, ...],
     capabilities: tuple[str, ...],
     min_evidence: str | None,
-    stale_days: int,
+    stale_days: int | None,
 ) -> None:
     """Write the capability matrix: every engine and model against every flag, as HTML.
 

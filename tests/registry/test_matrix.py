@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import failed, ok, ops_runner, run
-from toolwire.registry import Registry
+from toolwire.registry import Registry, evidence
 from toolwire.registry.matrix import LEGEND, STATES, Matrix, build, render_html, shown_url
 from toolwire.registry.observations import record_observation
 
@@ -89,8 +89,16 @@ def _cell(matrix: Matrix, engine: str, name: str, capability: str) -> Any:
 # -- the data -------------------------------------------------------------------------
 
 
-def test_cells_carry_the_resolution_and_its_state(sample: Registry) -> None:
-    matrix = build(sample, today=date(2026, 12, 1))
+def on_day(monkeypatch: pytest.MonkeyPatch, day: date) -> None:
+    """Freeze the day the evidence policy counts ages to."""
+    monkeypatch.setattr(evidence, "today", lambda: day)
+
+
+def test_cells_carry_the_resolution_and_its_state(
+    sample: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    on_day(monkeypatch, date(2026, 12, 1))
+    matrix = build(sample)
     assert matrix.revision == sample.revision() and matrix.url == sample.url
     engine_row = _row(matrix, "anthropic", "")
     assert engine_row.kind == "engine"
@@ -103,14 +111,14 @@ def test_cells_carry_the_resolution_and_its_state(sample: Registry) -> None:
         "live-verified",
         date(2020, 1, 2),
     )
-    fresh = build(sample, today=date(2020, 1, 3)).rows
-    assert next(
-        c
-        for r in fresh
-        if r.name == "claude-old-9"
-        for c in r.cells
-        if c.capability == "source_blocks"
-    ).state == ("live-verified")
+    assert matrix.stale_days is None and matrix.policy["live-verified"] == 90
+    on_day(monkeypatch, date(2020, 3, 31))  # 89 days after it was verified: fresh
+    fresh = _cell(build(sample), "anthropic", "claude-old-9", "source_blocks")
+    assert fresh.state == "live-verified"
+    # --stale-days: one limit for every status instead of the policy
+    flat = build(sample, stale_days=30, today=date(2020, 3, 31))
+    assert _cell(flat, "anthropic", "claude-old-9", "source_blocks").state == "stale"
+    assert _cell(flat, "anthropic", "claude-2.1", "image_input").state == "documented"
     pdf = _cell(matrix, "anthropic", "claude-sonnet-4-5", "tool_result_pdf")
     assert (pdf.value, pdf.state, pdf.unobserved) == (True, "documented", True)
     none = _cell(matrix, "anthropic", "claude-sonnet-4-5", "hoist_media")
