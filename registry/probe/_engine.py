@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ..evidence import agreeing_days, read_policy, staleness, today
+from .. import evidence
+from ..evidence import agreeing_days, read_policy, staleness
 from ..observations import latest_observations
 from ..resolver import Resolver
 from ..store import Registry
@@ -50,7 +51,7 @@ def stale_models(registry: Registry, engine: str) -> list[str]:
     with registry._reading("cannot read the evidence policy") as connection:
         policy = read_policy(connection)
         agreeing = agreeing_days(connection, engine)
-    day = today()
+    day = evidence.today()  # through the module: the one clock tests replace
     wanted = []
     for model in models:
         trace = resolver.resolve(engine, model).trace

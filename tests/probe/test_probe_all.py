@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from cli_helpers import failed, ok, ops_runner
 from cli_helpers import run as run_cli
 from click.testing import Result
 from providers import KEY, ProviderServer
-from toolwire.registry import Registry
+from toolwire.registry import Registry, evidence
 from toolwire.registry.observations import list_observations, record_observation
 from toolwire.registry.probe import retry_after, stale_models
 
@@ -144,7 +144,7 @@ def test_stale_probes_only_what_is_on_and_unobserved_or_past_policy(
             "loop", "image_input", True, status="inferred", evidence="test", recorded_by="ops"
         )
         assert stale_models(registry, "loop") == sorted(MODELS)  # on, never observed
-        now = datetime.now(UTC)
+        now = datetime.combine(evidence.today(), time(12), UTC)  # the tests' frozen day
         _observed(registry, MODELS[1], now - timedelta(days=200))  # past the 90 days
         _observed(registry, MODELS[2], now)  # observed and fresh
         wanted = [m for m in sorted(MODELS) if m != MODELS[2]]

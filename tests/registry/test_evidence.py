@@ -182,8 +182,9 @@ def test_the_policy_commands(runner: CliRunner, url: str) -> None:
     assert {"status": "documented", "max_age_days": 365} in shown
     ok(run(runner, url, "evidence", "policy", "set", "documented", "never"))
     failed(run(runner, url, "evidence", "policy", "set", "documented", "soon"), "'never'")
-    usage = run(runner, url, "evidence", "policy", "set", "documentd", "3")
-    assert usage.exit_code == 2
+    typo = run(runner, url, "evidence", "policy", "set", "documentd", "3")
+    failed(typo, "unknown evidence status 'documentd'; did you mean 'documented'?")
+    assert typo.exit_code == 1
 
 
 def test_the_policy_is_exported_imported_and_diffed(
