@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._hoist import hoist
+from ._idmap import prepare
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
@@ -104,7 +105,10 @@ def format_tool_results(
         else:
             block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
     except (KeyError, TypeError):
+        ids, id_rule = unknown.pop("ids", None), unknown.pop("id_rule", None)
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+        if ids is not None or id_rule is not None:
+            results = prepare(wire, results, ids, id_rule)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         checked = [_checked(result) for result in results]
         return hoist(wire, checked, TABLE[wire].block, resolved)

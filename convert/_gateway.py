@@ -53,6 +53,8 @@ def convert_tool_results(
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
         raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
+    if source_wire == target_wire:  # ids go back to the provider that minted them as they are
+        unknown.pop("ids", None)
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []
