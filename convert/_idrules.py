@@ -8,11 +8,12 @@ only where it is documented or seen rejected with high confidence.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .errors import InvalidId
 
-__all__ = ["MISTRAL", "Check", "IdRule", "check_value", "shown"]
+__all__ = ["MISTRAL", "IdRule", "check_value", "checker", "shown"]
 
 #: how much of an offending value an error message shows
 SHOWN = 80
@@ -73,33 +74,29 @@ def _fail(rule: IdRule, value: str, wire: str, kind: str) -> InvalidId:
     )
 
 
-class Check:
-    """The check of one rule on one wire: remembers (boundedly) the values seen valid."""
+def checker(rule: IdRule, wire: str, kind: str = "id") -> tuple[set[str], Callable[[str], None]]:
+    """Return the values seen valid under ``rule`` on ``wire``, and the check of one.
 
-    __slots__ = ("_match", "kind", "rule", "seen", "wire")
+    A block tests ``value in seen`` (one set lookup: a gateway sends a conversation's
+    ids again on every turn) and calls the check only for a value not seen yet; the
+    check raises ``InvalidId`` for a value that breaks the rule and remembers the
+    others (at most 4096, then it starts again).
+    """
+    match = re.compile(rule.pattern).fullmatch
+    seen: set[str] = set()
+    add, clear = seen.add, seen.clear
 
-    def __init__(self, rule: IdRule, wire: str, kind: str = "id") -> None:
-        self.rule = rule
-        self.wire = wire
-        self.kind = kind
-        self._match = re.compile(rule.pattern).fullmatch
-        #: values seen valid: the block tests ``value in seen`` before calling
-        self.seen: set[str] = set()
-
-    def __call__(self, value: str) -> None:
-        """Check ``value`` (not in ``seen``), remembering it when valid.
-
-        :raises InvalidId: when ``value`` breaks the rule.
-        """
-        if self._match(value) is None:
-            raise _fail(self.rule, value, self.wire, self.kind)
-        seen = self.seen
+    def check(value: str) -> None:
+        if match(value) is None:
+            raise _fail(rule, value, wire, kind)
         if len(seen) >= _CACHE_MAX:
-            seen.clear()
-        seen.add(value)
+            clear()
+        add(value)
+
+    return seen, check
 
 
-_MATCHERS: dict[str, Check] = {}
+_CHECKS: dict[tuple[IdRule, str, str], tuple[set[str], Callable[[str], None]]] = {}
 
 
 def check_value(rule: IdRule, value: str, wire: str, kind: str = "id") -> None:
@@ -107,9 +104,9 @@ def check_value(rule: IdRule, value: str, wire: str, kind: str = "id") -> None:
 
     :raises InvalidId: when ``value`` breaks the rule.
     """
-    key = f"{rule.name}\0{wire}\0{kind}"
-    check = _MATCHERS.get(key)
-    if check is None or check.rule is not rule:
-        check = _MATCHERS[key] = Check(rule, wire, kind)
-    if value not in check.seen:
-        check(value)
+    key = (rule, wire, kind)
+    found = _CHECKS.get(key)
+    if found is None:
+        found = _CHECKS[key] = checker(rule, wire, kind)
+    if value not in found[0]:
+        found[1](value)

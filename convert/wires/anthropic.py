@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
@@ -79,8 +79,7 @@ ID_RULE = IdRule(
     ),
     safe="a-zA-Z0-9_-",
 )
-_check_id = Check(ID_RULE, "anthropic")
-_ids_seen = _check_id.seen
+_ids_seen, _check_id = checker(ID_RULE, "anthropic")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:

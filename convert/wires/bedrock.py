@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import _read
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._options import Options, Wire
 from .._values import canonical_json, thaw
@@ -93,8 +93,7 @@ ID_RULE = IdRule(
     ),
     safe="a-zA-Z0-9_-",
 )
-_check_id = Check(ID_RULE, "bedrock")
-_ids_seen = _check_id.seen
+_ids_seen, _check_id = checker(ID_RULE, "bedrock")
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _SPACES = re.compile(r"\s+")
 

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _items, _read
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
 from .._options import Options, Wire
@@ -62,8 +62,7 @@ NAME_RULE = IdRule(
     safe="A-Za-z0-9_.:-",
     first="A-Za-z_",
 )
-_check_name = Check(NAME_RULE, "gemini", "name")
-_names_seen = _check_name.seen
+_names_seen, _check_name = checker(NAME_RULE, "gemini", "name")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:

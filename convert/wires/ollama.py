@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import _base64, _read
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ NAME_RULE = IdRule(
     max_length=None,
     description="tool_name non-empty (sent on every tool message)",
 )
-_check_name = Check(NAME_RULE, "ollama", "name")
+_, _check_name = checker(NAME_RULE, "ollama", "name")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ ID_RULE = IdRule(
         " so not refused)"
     ),
 )
-_check_id = Check(ID_RULE, "openai")
+_, _check_id = checker(ID_RULE, "openai")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:

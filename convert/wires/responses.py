@@ -44,7 +44,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from .. import _read
 from .._base64 import data_url
-from .._idrules import Check, IdRule
+from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
@@ -67,7 +67,7 @@ ID_RULE = IdRule(
         " AnswerDotAI/fastllm#45, hermes-agent PR #73538)"
     ),
 )
-_check_id = Check(ID_RULE, "responses")
+_, _check_id = checker(ID_RULE, "responses")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
