@@ -85,12 +85,14 @@ def format_tool_results(
     ollama and hermes send one tool message per result; responses one input item
     each. Options are those of :meth:`ToolResult.to`, plus ``hoist`` (openai,
     ollama): images (``image_input``) and, on openai, PDFs (``native_pdf``) go
-    in one user message after the tool messages (see ``_hoist``).
+    in one user message after the tool messages (see ``_hoist``), and ``ids`` /
+    ``id_rule`` (see ``_idmap``).
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
     :raises InvalidOption: for an option value it cannot take.
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
+    :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
     """
     try:  # the hot path: one lookup, as in ToolResult.to
         if unknown:

@@ -36,7 +36,9 @@ def convert_tool_results(
     tagged strings of hermes, or the ``toolResult`` blocks of a bedrock user
     message's ``content``. ``names`` maps call ids to tool names, for blocks
     that carry no name (anthropic, openai, responses) going to a wire that sends
-    one (gemini, ollama, hermes).
+    one (gemini, ollama, hermes). ``ids=IdMap()`` maps ids and names to ones the
+    target takes, except from a wire to itself: ids go back to the provider that
+    minted them unchanged.
 
     :raises UnknownWire: for a source or target wire not in ``WIRES``.
     :raises InvalidBlock: for a block that is not of ``source_wire`` (the message
@@ -44,6 +46,7 @@ def convert_tool_results(
     :raises UnknownOption: for an option name no wire knows.
     :raises InvalidOption: for an option value it cannot take, or ``names`` that is
         not a mapping of strings.
+    :raises InvalidId: for an id or name the target's rule refuses (``ID_RULES``).
     """
     for wire in (source_wire, target_wire):
         if not isinstance(wire, str) or wire not in TABLE:

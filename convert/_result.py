@@ -253,11 +253,14 @@ class ToolResult:
         anthropic endpoint takes document/search_result blocks inside a
         tool_result (default True); ``response_tag`` -- the hermes tag (default
         ``tool_response``). Options a wire does not read are ignored; names no
-        wire knows are an error.
+        wire knows are an error. ``ids=IdMap()`` maps the id and name to ones the
+        wire takes; ``id_rule`` (a name in ``ID_RULES``) checks the id under that
+        rule as well (see ``_idmap``).
 
         :raises UnknownWire: for a wire not in ``WIRES``.
         :raises UnknownOption: for an option name no wire knows.
         :raises InvalidOption: for an option value it cannot take.
+        :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
         """
         try:  # the hot path: one lookup, no further call
             if unknown:

@@ -167,7 +167,8 @@ def format_command(
 
     An id or name the target refuses is an error; with --map-ids it is mapped, and
     the mapping used is printed on stderr as JSON ({"ids": {ORIGINAL: SENT},
-    "names": {...}}), so the tool calls can be rewritten the same way.
+    "names": {...}}), so the tool calls can be rewritten the same way (none when
+    --from names the wire the model gets: its ids go back as they came).
     """
     if source is None:
         results = _read_results(file, call_id, name)
@@ -184,7 +185,8 @@ def format_command(
                 "give one with --name"
             )
     ids = IdMap() if map_ids else None
-    payload = resolution.format(results, ids=ids)
+    # blocks going back to the wire they came from keep their ids (the provider's own)
+    payload = resolution.format(results, ids=None if source == resolution.wire else ids)
     echo_json(payload)
     if ids is not None:
         mapping: dict[str, dict[str, str]] = {"ids": {}, "names": {}}

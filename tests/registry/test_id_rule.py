@@ -109,6 +109,25 @@ def test_format_map_ids_prints_the_mapping_on_stderr(runner: CliRunner, url: str
     assert json.loads(gemini.stderr)["names"] == {"1st tool": name}
 
 
+def test_format_from_a_wire_maps_ids_only_when_the_wire_changes(
+    runner: CliRunner, url: str
+) -> None:
+    blocks = [{"role": "tool", "tool_call_id": "functions.bash:0", "content": "ok"}]
+    args = ("format", "anthropic", "claude-sonnet-4-5", "-", "--from", "openai", "--map-ids")
+    done = run(runner, url, *args, input=json.dumps(blocks))
+    assert done.exit_code == 0, done.output
+    sent = json.loads(done.stdout)[0]["content"][0]["tool_use_id"]
+    assert (
+        json.loads(done.stderr)["ids"] == {"functions.bash:0": sent}
+        and sent != blocks[0]["tool_call_id"]
+    )
+    same = ("format", "openai", "gpt-4o", "-", "--from", "openai", "--map-ids")
+    done = run(runner, url, *same, input=json.dumps(blocks))
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)[0]["tool_call_id"] == "functions.bash:0"
+    assert json.loads(done.stderr) == {"ids": {}, "names": {}}
+
+
 def test_format_reads_json_rpc_responses_without_taking_their_id(
     runner: CliRunner, url: str
 ) -> None:
