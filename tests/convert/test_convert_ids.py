@@ -317,8 +317,11 @@ def test_the_map_is_collision_free_valid_and_reversible(ids: list[str], target: 
         assert _strictly_valid(target, value)
         assert m.original(target, value) == original
         assert m.id(target, original) == value  # the same answer again
-        if _strictly_valid(target, original) and original not in mapped[: ids.index(original)]:
-            assert value == original or original in mapped  # unchanged unless taken
+    taken: set[str] = set()
+    for original, value in zip(ids, mapped, strict=True):  # in the order they were mapped
+        if _strictly_valid(target, original) and original not in taken:
+            assert value == original  # a valid id is kept unless an earlier one took it
+        taken.add(value)
 
 
 # --- ids= on the entry points -------------------------------------------------------
