@@ -24,6 +24,8 @@ from ._api import (
     wire_options,
 )
 from ._gateway import convert_tool_results
+from ._idmap import ID_RULES, NAME_RULES, IdMap
+from ._idrules import IdRule
 from ._options import ALL_OPTIONS as OPTIONS
 from ._options import Options
 from ._report import OUTCOMES, REASONS, Decision
@@ -31,6 +33,7 @@ from ._result import ToolResult
 from .errors import (
     ConvertError,
     InvalidBlock,
+    InvalidId,
     InvalidOption,
     InvalidToolResult,
     ToolwireError,
@@ -40,14 +43,19 @@ from .errors import (
 )
 
 __all__ = [
+    "ID_RULES",
     "KINDS",
+    "NAME_RULES",
     "OPTIONS",
     "OUTCOMES",
     "REASONS",
     "WIRES",
     "ConvertError",
     "Decision",
+    "IdMap",
+    "IdRule",
     "InvalidBlock",
+    "InvalidId",
     "InvalidOption",
     "InvalidToolResult",
     "Options",

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._hoist import hoist as _hoist
+from ._idmap import prepare
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
@@ -87,12 +88,14 @@ def format_tool_results(
     ollama and hermes send one tool message per result; responses one input item
     each. Options are those of :meth:`ToolResult.to`, plus ``hoist`` (openai,
     ollama): images (``image_input``) and, on openai, PDFs (``native_pdf``) go
-    in one user message after the tool messages (see ``_hoist``).
+    in one user message after the tool messages (see ``_hoist``), and ``ids`` /
+    ``id_rule`` (see ``_idmap``).
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
     :raises InvalidOption: for an option value it cannot take.
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
+    :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
     """
     try:  # the hot path: one lookup, as in ToolResult.to
         if unknown:
@@ -113,6 +116,7 @@ def format_tool_results(
         else:
             block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
     except (KeyError, TypeError):
+        ids, id_rule = unknown.pop("ids", None), unknown.pop("id_rule", None)
         if hoist is not None:
             unknown["hoist"] = hoist
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
@@ -121,6 +125,8 @@ def format_tool_results(
                 block,
                 resolved,
             )
+        if ids is not None or id_rule is not None:
+            results = prepare(wire, results, ids, id_rule)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         if type(results) is not list:
             results = list(results)

@@ -36,7 +36,9 @@ def convert_tool_results(
     tagged strings of hermes, or the ``toolResult`` blocks of a bedrock user
     message's ``content``. ``names`` maps call ids to tool names, for blocks
     that carry no name (anthropic, openai, responses) going to a wire that sends
-    one (gemini, ollama, hermes).
+    one (gemini, ollama, hermes). ``ids=IdMap()`` maps ids and names to ones the
+    target takes, except from a wire to itself: ids go back to the provider that
+    minted them unchanged.
 
     :raises UnknownWire: for a source or target wire not in ``WIRES``.
     :raises InvalidBlock: for a block that is not of ``source_wire`` (the message
@@ -44,6 +46,7 @@ def convert_tool_results(
     :raises UnknownOption: for an option name no wire knows.
     :raises InvalidOption: for an option value it cannot take, or ``names`` that is
         not a mapping of strings.
+    :raises InvalidId: for an id or name the target's rule refuses (``ID_RULES``).
     """
     for wire in (source_wire, target_wire):
         if not isinstance(wire, str) or wire not in TABLE:
@@ -53,6 +56,8 @@ def convert_tool_results(
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
         raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
+    if source_wire == target_wire:  # ids go back to the provider that minted them as they are
+        unknown.pop("ids", None)
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []

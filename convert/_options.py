@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import InvalidOption, UnknownOption
 
 if TYPE_CHECKING:
+    from ._idrules import IdRule
     from ._read import Read
     from ._result import ToolResult
 
@@ -69,6 +70,10 @@ class Wire(NamedTuple):
     reason: Callable[[Any, Options], str | None] | None = None
     #: reads one block of this wire back (``ToolResult.from_wire``); None: not readable
     read: Callable[[Any], Read] | None = None
+    #: the rule every call id sent on this wire keeps (None: no rule; see ``_idrules``)
+    id_rule: IdRule | None = None
+    #: the rule every tool name sent on this wire keeps (None: no rule, or no name sent)
+    name_rule: IdRule | None = None
 
 
 def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:

@@ -96,6 +96,8 @@ class ToolResult:
         ``obj`` is the camelCase JSON form (a mapping, optionally still wrapped in a
         JSON-RPC response's ``result``) or an ``mcp.types.CallToolResult`` object of
         any major version of the ``mcp`` package (attributes are read duck-typed).
+        A JSON-RPC error response (``{"error": {"code", "message"}}``) is a failed
+        result whose text is ``MCP error CODE: MESSAGE``, as MCP clients show it.
         ``isError`` must be a boolean when present; ``resultType`` (MCP
         2026-07-28) is kept as ``result_type``. An ``input_required`` result
         is not a tool's output (the client answers its input requests and
@@ -154,6 +156,9 @@ class ToolResult:
             result = data.get("result")
             if isinstance(result, Mapping):
                 data = result  # a whole JSON-RPC response
+            elif (error := rpc_error(data)) is not None:  # a JSON-RPC error response
+                content = [{"type": "text", "text": error}]
+                return cls(name=name, id=id, content=content, is_error=True)
             if "content" not in data and "structuredContent" not in data:
                 if data.get("resultType") == "input_required":
                     raise InvalidToolResult(_INPUT_REQUIRED)
@@ -250,11 +255,14 @@ class ToolResult:
         anthropic endpoint takes document/search_result blocks inside a
         tool_result (default True); ``response_tag`` -- the hermes tag (default
         ``tool_response``). Options a wire does not read are ignored; names no
-        wire knows are an error.
+        wire knows are an error. ``ids=IdMap()`` maps the id and name to ones the
+        wire takes; ``id_rule`` (a name in ``ID_RULES``) checks the id under that
+        rule as well (see ``_idmap``).
 
         :raises UnknownWire: for a wire not in ``WIRES``.
         :raises UnknownOption: for an option name no wire knows.
         :raises InvalidOption: for an option value it cannot take.
+        :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
         """
         try:  # the hot path: one lookup, no further call
             if unknown:
@@ -271,6 +279,12 @@ class ToolResult:
                     (wire, image_input, native_pdf, source_blocks, response_tag)
                 ]
         except (KeyError, TypeError):
+            if "ids" in unknown or "id_rule" in unknown:  # see ``_idmap``
+                from ._idmap import to_with_ids
+
+                return to_with_ids(
+                    self, wire, image_input, native_pdf, source_blocks, response_tag, unknown
+                )
             block, resolved = plan(
                 wire, image_input, native_pdf, source_blocks, response_tag, unknown
             )
@@ -302,6 +316,19 @@ class ToolResult:
             f"content=<{len(self._source)} items>, is_error={self.is_error!r}, "
             f"structured_content={'<set>' if self._structured[1] else None})"
         )
+
+
+def rpc_error(data: Mapping[str, Any]) -> str | None:
+    """Return the text of a JSON-RPC error response (``{"error": {"code", "message"}}``)
+    as MCP clients show it (``MCP error -32602: Unknown tool``), else None."""
+    error = data.get("error")
+    if "result" in data or not isinstance(error, Mapping):
+        return None
+    if "code" not in error and "message" not in error:
+        return None
+    code, message = error.get("code"), error.get("message")
+    head = "MCP error" if code is None else f"MCP error {code}"
+    return head if message is None else f"{head}: {message}"
 
 
 def _as_mapping(obj: object) -> Mapping[str, Any] | None:

@@ -9,9 +9,12 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── UnknownOption(ConvertError, TypeError)      option no wire knows
         ├── InvalidOption(ConvertError, ValueError)     known option, unusable value
         ├── InvalidToolResult(ConvertError, ValueError) content that is not an MCP
-        │                                               content array, non-JSON or
-        │                                               too deep values, a non-boolean
-        │                                               is_error, an input_required result
+        │   │                                           content array, non-JSON or
+        │   │                                           too deep values, a non-boolean
+        │   │                                           is_error, an input_required result
+        │   └── InvalidId                               a call id or tool name the target
+        │                                               API rejects (``ID_RULES``), or one
+        │                                               an ``IdMap`` cannot map or reverse
         └── InvalidBlock(ConvertError, ValueError)      a wire block that cannot be
                                                         read back (``from_wire``)
 
@@ -29,6 +32,7 @@ from collections.abc import Iterable
 __all__ = [
     "ConvertError",
     "InvalidBlock",
+    "InvalidId",
     "InvalidOption",
     "InvalidToolResult",
     "ToolwireError",
@@ -81,6 +85,20 @@ class InvalidOption(ConvertError, ValueError):
 class InvalidToolResult(ConvertError, ValueError):
     """Input that is not an MCP tool result (content not a list of typed objects, values
     nested deeper than 200 levels or cyclic, ``is_error`` not a boolean, ...)."""
+
+
+class InvalidId(InvalidToolResult):
+    """A call id or tool name that breaks the target API's rule (see ``ID_RULES``), or
+    one an ``IdMap`` cannot map (empty) or reverse (never mapped)."""
+
+    def __init__(
+        self, message: str, *, wire: str = "", value: str = "", rule: str = "", kind: str = "id"
+    ) -> None:
+        super().__init__(message)
+        self.wire = wire
+        self.value = value
+        self.rule = rule
+        self.kind = kind
 
 
 class InvalidBlock(ConvertError, ValueError):

@@ -38,7 +38,16 @@ from .tables import (
 
 __all__ = ["AddReport", "BulkAdd", "EngineEntry"]
 
-_ENGINE_FIELDS = ("provider", "family", "default_wire", "kind", "base_url", "response_tag", "note")
+_ENGINE_FIELDS = (
+    "provider",
+    "family",
+    "default_wire",
+    "kind",
+    "base_url",
+    "response_tag",
+    "id_rule",
+    "note",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +317,7 @@ def _engine(table: Mapping[str, Any]) -> dict[str, Any]:
         kind=table["kind"],
         base_url=table.get("base_url"),
         response_tag=table.get("response_tag"),
+        id_rule=table.get("id_rule"),
         note=table.get("note", ""),
     )
 

@@ -50,6 +50,7 @@ ENGINE_COLUMNS = (
     engine_table.c.note,
     engine_table.c.created_at,
     engine_table.c.created_by,
+    engine_table.c.id_rule,
 )
 CLAIM_COLUMNS = (
     engine_table.c.name.label("engine"),

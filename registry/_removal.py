@@ -14,7 +14,7 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, upd
 from . import _queries as q
 from . import _validate as check
 from ._output import plural
-from ._wbase import CLAIM_FIELDS, WriterBase, checked_tag, old_fields, required
+from ._wbase import CLAIM_FIELDS, WriterBase, checked_id_rule, checked_tag, old_fields, required
 from .errors import (
     InUse,
     InvalidInput,
@@ -271,7 +271,15 @@ class Removals(WriterBase):
         self._connection.execute(delete(engine_table).where(engine_table.c.id == engine_id))
         detail = {
             k: getattr(record, k)
-            for k in ("provider", "family", "default_wire", "kind", "base_url", "response_tag")
+            for k in (
+                "provider",
+                "family",
+                "default_wire",
+                "kind",
+                "base_url",
+                "response_tag",
+                "id_rule",
+            )
         }
         self._change(engine, "engine", f"engine {engine}", "remove", detail, recorded_by, reason)
         return record
@@ -358,6 +366,7 @@ class Removals(WriterBase):
                 "kind",
                 "base_url",
                 "response_tag",
+                "id_rule",
                 "note",
             },
             "model": {"wire", "note"},
@@ -377,6 +386,8 @@ class Removals(WriterBase):
                 required(values[name], name, 256 if name == "provider" else 32)
         if values.get("response_tag") is not None:
             checked_tag(values["response_tag"])
+        if values.get("id_rule") is not None:
+            checked_id_rule(values["id_rule"])
         engine_id = q.engine_id(self._connection, engine)
         table: Table
         if entity == "engine":

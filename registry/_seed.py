@@ -54,6 +54,7 @@ _ENGINE_KEYS = {
     "kind",
     "base_url",
     "response_tag",
+    "id_rule",
     "note",
     "claim",
     "rule",
@@ -353,7 +354,7 @@ def _sync_engine(
     Engine, model and rule fields that differ from the document are updated too.
     """
     snapshot = writer.snapshot(engine)
-    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag")
+    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag", "id_rule")
     writer.update_fields(
         engine,
         "engine",

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
-from toolwire.convert import InvalidOption, format_tool_results
+from toolwire.convert import ID_RULES, InvalidOption, format_tool_results
 
 from . import _queries as q
 from . import _validate as check
@@ -301,6 +301,7 @@ def engine_values(
     kind: object,
     base_url: object = None,
     response_tag: object = None,
+    id_rule: object = None,
     note: object = "",
 ) -> dict[str, Any]:
     """Check a new engine (``add_engine``, the seed and import); return its row values.
@@ -316,6 +317,7 @@ def engine_values(
         "kind": check.engine_kind(kind),
         "base_url": None if base_url is None else required(base_url, "base_url", 512),
         "response_tag": checked_tag(response_tag),
+        "id_rule": checked_id_rule(id_rule),
         "note": check.text(note, "note"),
     }
 
@@ -390,6 +392,13 @@ def checked_tag(value: object) -> str | None:
     except InvalidOption as error:
         raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
     return value
+
+
+def checked_id_rule(value: object) -> str | None:
+    """Return an engine's id rule: a name in ``toolwire.convert.ID_RULES`` (or None)."""
+    if value is None or (isinstance(value, str) and value in ID_RULES):
+        return value
+    raise InvalidInput(f"invalid id rule {value!r}; id rules: {', '.join(sorted(ID_RULES))}")
 
 
 def as_date(value: object) -> date | None:

@@ -60,6 +60,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         response_tag: str | None = None,
         note: str = "",
         created_by: str,
+        id_rule: str | None = None,
     ) -> Engine:
         """Record a new engine.
 
@@ -76,6 +77,7 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
                 kind=kind,
                 base_url=base_url,
                 response_tag=response_tag,
+                id_rule=id_rule,
                 note=note,
             ),
             "created_at": utcnow(),

@@ -61,6 +61,8 @@ class Engine:
     note: str
     created_at: datetime
     created_by: str
+    #: the ``toolwire.convert.ID_RULES`` rule results keep (None: the wire's own)
+    id_rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

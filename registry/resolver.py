@@ -41,6 +41,7 @@ from typing import Any, cast
 from toolwire.convert import (
     KINDS,
     Decision,
+    IdMap,
     ToolResult,
     carries_native,
     convert_tool_results,
@@ -145,22 +146,47 @@ class Resolution:
     revision: int
     #: evidence status of each native form the wire in force has (kind -> status)
     native_forms: Mapping[str, str]
+    #: the engine's call-id rule (``toolwire.convert.ID_RULES``); None: the wire's own
+    id_rule: str | None = None
 
-    def format(self, results: Iterable[ToolResult]) -> list[Any]:
-        """Return ``results`` formatted for this resolution's wire and options."""
-        return format_tool_results(self.wire, results, **self.options)
+    def format(self, results: Iterable[ToolResult], *, ids: IdMap | None = None) -> list[Any]:
+        """Return ``results`` formatted for this resolution's wire and options.
+
+        Ids and names are checked under the engine's id rule (else the wire's), or
+        mapped by ``ids``.
+
+        :raises InvalidId: for an id or name the rule refuses (without ``ids``).
+        """
+        if ids is None and self.id_rule is None:
+            return format_tool_results(self.wire, results, **self.options)
+        return format_tool_results(self.wire, results, **self.options, **self._ids(ids))
 
     def reformat(
-        self, source_wire: str, blocks: Iterable[Any], *, names: Mapping[str, str] | None = None
+        self,
+        source_wire: str,
+        blocks: Iterable[Any],
+        *,
+        names: Mapping[str, str] | None = None,
+        ids: IdMap | None = None,
     ) -> list[Any]:
         """Return tool-result ``blocks`` of ``source_wire`` re-targeted to this resolution.
 
-        See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name).
+        See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name;
+        ``ids``: an ``IdMap``, used only when the wire changes).
 
         :raises InvalidBlock: for a block that is not of ``source_wire``.
         :raises UnknownWire: for a source wire not in ``WIRES``.
+        :raises InvalidId: for an id or name the rule refuses (without ``ids``).
         """
-        return convert_tool_results(source_wire, self.wire, blocks, names=names, **self.options)
+        return convert_tool_results(
+            source_wire, self.wire, blocks, names=names, **self.options, **self._ids(ids)
+        )
+
+    def _ids(self, ids: IdMap | None) -> dict[str, Any]:
+        extra: dict[str, Any] = {} if ids is None else {"ids": ids}
+        if self.id_rule is not None:
+            extra["id_rule"] = self.id_rule
+        return extra
 
     def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
         """Return, per result, what each content item becomes here and why (``convert.report``)."""
@@ -336,9 +362,11 @@ class Resolver:
         *,
         wire: str | None = None,
         min_evidence: str | None = None,
+        ids: IdMap | None = None,
     ) -> list[Any]:
         """Resolve, then return ``results`` formatted for the wire and options found."""
-        return self.resolve(engine, model, wire=wire, min_evidence=min_evidence).format(results)
+        resolution = self.resolve(engine, model, wire=wire, min_evidence=min_evidence)
+        return resolution.format(results, ids=ids)
 
     # -- cache ----------------------------------------------------------------------
 
@@ -495,6 +523,7 @@ def _decide(
         trace=MappingProxyType(trace),
         min_evidence=min_evidence,
         revision=snapshot.revision,
+        id_rule=snapshot.engine.id_rule,
         native_forms=MappingProxyType(
             {
                 kind: forms.get((wire, kind), "unverified")
@@ -697,16 +726,22 @@ def format_for(
     wire: str | None = None,
     registry: Registry | None = None,
     min_evidence: str | None = None,
+    ids: IdMap | None = None,
 ) -> list[Any]:
     """Return ``results`` as the messages ``model`` on ``engine`` should receive.
 
     Resolve (cached), then ``format_tool_results`` with the wire and options found.
+    Call ids are checked under the engine's id rule (``mistral``: 9 letters and
+    digits), else the wire's; ``ids`` (an ``IdMap``) maps them instead.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
+    :raises InvalidId: for an id or name the rule refuses, without ``ids`` (a ValueError).
     """
     resolver = _resolver_for(registry)
-    return resolver.format_for(engine, model, results, wire=wire, min_evidence=min_evidence)
+    return resolver.format_for(
+        engine, model, results, wire=wire, min_evidence=min_evidence, ids=ids
+    )
 
 
 def reformat_for(
@@ -719,13 +754,16 @@ def reformat_for(
     wire: str | None = None,
     registry: Registry | None = None,
     min_evidence: str | None = None,
+    ids: IdMap | None = None,
 ) -> list[Any]:
     """Return tool-result ``blocks`` of ``source_wire`` as the messages ``model`` should receive.
 
     The gateway form of :func:`format_for`: the blocks are read back
     (``ToolResult.from_wire``), then formatted for the wire and options the
     registry resolves for ``engine`` and ``model`` (cached, as in ``format_for``).
-    ``names`` maps call ids to tool names for blocks that carry none.
+    ``names`` maps call ids to tool names for blocks that carry none; ``ids`` (an
+    ``IdMap``) maps call ids and names to the engine's rule (else the wire's) when
+    the wire changes, as in ``format_for``.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
@@ -735,4 +773,4 @@ def reformat_for(
     resolution = _resolver_for(registry).resolve(
         engine, model, wire=wire, min_evidence=min_evidence
     )
-    return resolution.reformat(source_wire, blocks, names=names)
+    return resolution.reformat(source_wire, blocks, names=names, ids=ids)

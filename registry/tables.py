@@ -215,6 +215,9 @@ engine_table = Table(
     _optional("response_tag", String(64)),
     _required("note", Text),
     *_created(),
+    #: the call-id rule of ``toolwire.convert.ID_RULES`` results must keep (None: the
+    #: wire's own); e.g. ``mistral`` for Mistral's API and vLLM serving Mistral models
+    _optional("id_rule", String(32)),
     CheckConstraint(f"kind IN ({_in(ENGINE_KINDS)})", name="kind"),
 )
 

@@ -44,7 +44,16 @@ __all__ = [
 
 Document = dict[str, Any]
 
-_ENGINE_FIELDS = ("name", "provider", "family", "default_wire", "kind", "base_url", "response_tag")
+_ENGINE_FIELDS = (
+    "name",
+    "provider",
+    "family",
+    "default_wire",
+    "kind",
+    "base_url",
+    "response_tag",
+    "id_rule",
+)
 _CLAIM_FIELDS = ("capability", "value", "status", "evidence", "source", "verified_at")
 
 

@@ -1,5 +1,7 @@
 """The ``anthropic`` wire: a Messages API ``tool_result`` block.
 
+- The id (``tool_use_id``) is non-empty, of ``[a-zA-Z0-9_-]`` only (``ID_RULE``);
+  any other raises ``InvalidId`` (``ids=IdMap()`` maps it).
 - Block: ``{"type": "tool_result", "tool_use_id": id, "content": BLOCKS or STRING}``,
   plus ``"is_error": true`` only when the tool failed.
 - ``text`` keeps only its text (and ``cache_control``); empty or whitespace-only
@@ -49,6 +51,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
+from .._idrules import IdRule, checker
 from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
@@ -66,10 +69,26 @@ MAX_PDF_BASE64 = 32 * 1024 * 1024
 IMAGE_FORM = Form(max_base64=MAX_IMAGE_BASE64)
 PDF_FORM = Form(max_base64=MAX_PDF_BASE64)
 EMPTY_ERROR_TEXT = "The tool failed without returning any output."
+ID_RULE = IdRule(
+    name="anthropic",
+    pattern=r"^[a-zA-Z0-9_-]+$",
+    max_length=None,
+    description=(
+        "tool_use_id non-empty, letters, digits, _ and - (API errors quoted in"
+        " CommandCodeAI/command-code#323, BlockRunAI/ClawRouter#17); no maximum seen"
+    ),
+    safe="a-zA-Z0-9_-",
+)
+_ids_seen, _check_id = checker(ID_RULE, "anthropic")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the ``tool_result`` block for ``result``."""
+    """Return the ``tool_result`` block for ``result``.
+
+    :raises InvalidId: for an id that breaks ``ID_RULE``.
+    """
+    if result.id not in _ids_seen:
+        _check_id(result.id)
     texts = result._texts
     if texts:  # all plain text: nothing depends on the options (a loop beats a comprehension)
         texts_out: list[dict[str, Any]]
@@ -236,4 +255,5 @@ WIRE = Wire(
     envelope=envelope,
     reason=reason,
     read=read,
+    id_rule=ID_RULE,
 )

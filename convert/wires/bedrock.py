@@ -2,8 +2,9 @@
 
 - Block: ``{"toolResult": {"toolUseId": id, "content": [...], "status": "success"}}``;
   ``status`` is ``"error"`` when the tool failed. The id is passed through
-  unchanged (Bedrock wants 1 to 64 of ``[a-zA-Z0-9_.:-]``; the converter cannot
-  invent one).
+  unchanged: 1 to 64 of ``[a-zA-Z0-9_.:-]`` (``ID_RULE``, botocore's service
+  model), any other raises ``InvalidId`` (``ids=IdMap()`` maps it, to ids valid
+  under the HTML docs' ``[a-zA-Z0-9_-]`` as well).
 - ``text`` items become ``{"text": ...}``; blank ones are dropped (Bedrock
   rejects an empty text block).
 - Text resources and ``text/*`` blobs become ``{"text": ...}`` too, not
@@ -63,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import _read
+from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._options import Options, Wire
 from .._values import canonical_json, thaw
@@ -81,6 +83,17 @@ EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 IMAGE_FORMATS = {mime: mime.split("/", 1)[1] for mime in IMAGE_MIMES}
 IMAGE_FORM = Form(mimes=IMAGE_FORMATS, max_bytes=MAX_IMAGE_BYTES)
 PDF_FORM = Form(max_bytes=MAX_DOCUMENT_BYTES)
+ID_RULE = IdRule(
+    name="bedrock",
+    pattern=r"^[a-zA-Z0-9_.:-]{1,64}$",
+    max_length=64,
+    description=(
+        "toolUseId 1-64 letters, digits, _ . : - (botocore's bedrock-runtime service model;"
+        " AWS's HTML docs omit . and :, so the id map writes neither)"
+    ),
+    safe="a-zA-Z0-9_-",
+)
+_ids_seen, _check_id = checker(ID_RULE, "bedrock")
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _SPACES = re.compile(r"\s+")
 
@@ -91,7 +104,12 @@ def reason(item: Any, options: Options) -> str | None:
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the ``toolResult`` content block for ``result``."""
+    """Return the ``toolResult`` content block for ``result``.
+
+    :raises InvalidId: for an id that breaks ``ID_RULE``.
+    """
+    if result.id not in _ids_seen:
+        _check_id(result.id)
     content: list[dict[str, Any]] = []
     names: set[str] = set()
     for item in result._items:
@@ -268,4 +286,5 @@ WIRE = Wire(
     envelope=envelope,
     reason=reason,
     read=read,
+    id_rule=ID_RULE,
 )

@@ -1,7 +1,9 @@
 """The ``gemini`` wire: a ``functionResponse`` part (v1beta, camelCase JSON).
 
 - Block: ``{"functionResponse": {"name": name, "id": id, "response": {...}}}``;
-  ``id`` is omitted when empty.
+  ``id`` is omitted when empty. The name is required: a letter or ``_``, then up
+  to 63 of ``[A-Za-z0-9_.:-]`` (``NAME_RULE``), else ``InvalidId``; ids have no
+  rule (and carry thought signatures: never rewrite one going back to Gemini).
 - ``response`` is ``{"result": STRING}``, or the structured content itself
   whenever there is one (wrapped as ``{"result": value}`` when it is not an
   object: the API takes only an object there).
@@ -35,6 +37,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import _items, _read
+from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
 from .._options import Options, Wire
@@ -48,10 +51,27 @@ MAX_BASE64 = 20 * 1024 * 1024
 IMAGE_MIMES = _items.IMAGE_MIMES - {"image/gif"}
 IMAGE_FORM = Form(mimes=IMAGE_MIMES, max_base64=MAX_BASE64)
 PDF_FORM = Form(max_base64=MAX_BASE64)
+NAME_RULE = IdRule(
+    name="gemini",
+    pattern=r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$",
+    max_length=64,
+    description=(
+        "functionResponse.name required: a letter or _, then up to 63 letters, digits,"
+        " _ . : - (API error quoted in kaitranntt/ccs#25)"
+    ),
+    safe="A-Za-z0-9_.:-",
+    first="A-Za-z_",
+)
+_names_seen, _check_name = checker(NAME_RULE, "gemini", "name")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the ``functionResponse`` part for ``result``."""
+    """Return the ``functionResponse`` part for ``result``.
+
+    :raises InvalidId: for a name that breaks ``NAME_RULE``.
+    """
+    if result.name not in _names_seen:
+        _check_name(result.name)
     string = result._string
     parts: list[dict[str, Any]] = []
     if (options.image_input or options.native_pdf) and result._texts is None:
@@ -161,4 +181,5 @@ WIRE = Wire(
     envelope=envelope,
     reason=reason,
     read=read,
+    name_rule=NAME_RULE,
 )

@@ -3,6 +3,7 @@
 - Block: ``{"role": "tool", "content": STRING, "tool_name": name}``, plus
   ``"tool_call_id": id`` when the id is non-empty (the server accepts it; the
   Python client drops it).
+- The name is non-empty (``NAME_RULE``), else ``InvalidId``.
 - The content is the string form; no native media form, placeholders only.
 - ``format_tool_results(..., hoist=True)``: PNG and JPEG images (``image_input``)
   follow the tool messages in one user message's ``images`` (``_hoist``);
@@ -20,14 +21,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import _base64, _read
+from .._idrules import IdRule, checker
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
     from .._result import ToolResult
 
+NAME_RULE = IdRule(
+    name="ollama",
+    pattern=r"(?s)^.+$",
+    max_length=None,
+    description="tool_name non-empty (sent on every tool message)",
+)
+_, _check_name = checker(NAME_RULE, "ollama", "name")
+
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the tool message for ``result``."""
+    """Return the tool message for ``result``.
+
+    :raises InvalidId: for an empty name.
+    """
+    if not result.name:
+        _check_name(result.name)
     out = {"role": "tool", "content": result._string, "tool_name": result.name}
     if result.id:
         out["tool_call_id"] = result.id
@@ -72,4 +87,5 @@ WIRE = Wire(
     block=block,
     envelope=envelope,
     read=read,
+    name_rule=NAME_RULE,
 )

@@ -1,6 +1,9 @@
 """The ``openai`` wire: a Chat Completions ``role: tool`` message.
 
 - Block: ``{"role": "tool", "tool_call_id": id, "content": STRING}``.
+- The id is non-empty (``ID_RULE``), else ``InvalidId``; the id map writes at
+  most 40 characters (a documented error shows that limit; it may have been
+  relaxed, so a longer id is not refused).
 - The content is the string form: no native media form exists in a tool
   message, so images and PDFs are placeholders whatever the options say.
 - ``is_error`` has no field on this wire and is not sent.
@@ -20,14 +23,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import _read
+from .._idrules import IdRule, checker
 from .._options import Options, Wire
 
 if TYPE_CHECKING:
     from .._result import ToolResult
 
+ID_RULE = IdRule(
+    name="openai",
+    pattern=r"(?s)^.+$",
+    max_length=40,
+    description=(
+        "tool_call_id non-empty; the id map writes at most 40 characters (the limit API"
+        " errors showed in vercel/ai#5171, agno#5382, autogen#6377; maybe relaxed since,"
+        " so not refused)"
+    ),
+)
+_, _check_id = checker(ID_RULE, "openai")
+
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the tool message for ``result``."""
+    """Return the tool message for ``result``.
+
+    :raises InvalidId: for an empty id.
+    """
+    if not result.id:
+        _check_id(result.id)
     return {"role": "tool", "tool_call_id": result.id, "content": result._string}
 
 
@@ -67,4 +88,5 @@ WIRE = Wire(
     block=block,
     envelope=envelope,
     read=read,
+    id_rule=ID_RULE,
 )

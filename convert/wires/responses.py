@@ -1,5 +1,7 @@
 """The ``responses`` wire: an OpenAI Responses ``function_call_output`` item.
 
+- ``call_id`` is non-empty and at most 64 characters (``ID_RULE``), else
+  ``InvalidId``.
 - Block: ``{"type": "function_call_output", "call_id": id, "output": ...}``, no role
   (the same envelope serves Perplexity's Agent API).
 - ``output`` is the string form, unless an item goes out natively; then it is a
@@ -42,6 +44,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from .. import _read
 from .._base64 import data_url
+from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason
 from .._options import Options, Wire
@@ -55,10 +58,25 @@ MAX_BASE64 = 50 * 1024 * 1024
 FORM = Form(max_base64=MAX_BASE64)
 MAX_FILENAME = 128
 DEFAULT_FILENAME = "document.pdf"
+ID_RULE = IdRule(
+    name="responses",
+    pattern=r"(?s)^.{1,64}$",
+    max_length=64,
+    description=(
+        "call_id non-empty, at most 64 characters (API errors quoted in"
+        " AnswerDotAI/fastllm#45, hermes-agent PR #73538)"
+    ),
+)
+_, _check_id = checker(ID_RULE, "responses")
 
 
 def block(result: ToolResult, options: Options) -> dict[str, Any]:
-    """Return the ``function_call_output`` item for ``result``."""
+    """Return the ``function_call_output`` item for ``result``.
+
+    :raises InvalidId: for an id that breaks ``ID_RULE``.
+    """
+    if not result.id or len(result.id) > 64:
+        _check_id(result.id)
     output: str | list[dict[str, Any]] = result._string
     if (options.image_input or options.native_pdf) and result._texts is None:
         parts = _parts(result, options)
@@ -189,4 +207,5 @@ WIRE = Wire(
     envelope=envelope,
     reason=reason,
     read=read,
+    id_rule=ID_RULE,
 )

@@ -1,7 +1,7 @@
 """Store how long evidence of each status stays fresh (the evidence policy).
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-02
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | None = "0005"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from toolwire.convert import WIRES
+from toolwire.convert import ID_RULES, WIRES
 
 from .._output import as_row, plural
 from ..vocab import ENGINE_KINDS
@@ -52,7 +52,7 @@ def show(obj: Context, name: str, fmt: str) -> None:
         data["models"] = sorted(snapshot.models)
         echo_json(data)
         return
-    emit([snapshot.engine], fmt, [*ENGINE_COLUMNS, "response_tag", "note"])
+    emit([snapshot.engine], fmt, [*ENGINE_COLUMNS, "response_tag", "id_rule", "note"])
     if fmt == "table":
         echo("\nengine claims:")
         emit(list(snapshot.claims.values()), fmt, ("capability", "value", "status", "evidence"))
@@ -71,6 +71,12 @@ def show(obj: Context, name: str, fmt: str) -> None:
 @click.option("--kind", required=True, type=click.Choice(ENGINE_KINDS), help="Kind of endpoint.")
 @click.option("--base-url", default=None, help="Endpoint URL.")
 @click.option("--response-tag", default=None, help="Hermes response tag (hermes wire).")
+@click.option(
+    "--id-rule",
+    default=None,
+    type=click.Choice(sorted(ID_RULES)),
+    help="Call-id rule results must keep (default: the wire's), e.g. mistral.",
+)
 @click.option("--note", default="", help="Free text.")
 @actor_option
 @format_option

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import REASONS, WIRES, ToolResult, ToolwireError
+from toolwire.convert import REASONS, WIRES, IdMap, ToolResult, ToolwireError
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
@@ -158,6 +158,11 @@ _NAMED_WIRES = ("gemini", "ollama", "hermes")
     help="With --report: json prints one document {messages, report} on stdout "
     "(table: the messages on stdout, the report as a table on stderr).",
 )
+@click.option(
+    "--map-ids",
+    is_flag=True,
+    help="Map call ids and tool names the target refuses (IdMap); the mapping goes to stderr.",
+)
 @pass_ctx
 def format_command(
     obj: Context,
@@ -171,6 +176,7 @@ def format_command(
     source: str | None,
     report: bool,
     fmt: str,
+    map_ids: bool,
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
@@ -179,8 +185,16 @@ def format_command(
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").
 
+    A JSON-RPC response ({"jsonrpc": "2.0", "id": ..., "result" or "error"}) is read as
+    its result (an error as a failed one); its id is a request id, never a call id.
+
     With --from WIRE, FILE holds one tool-result block of that wire, or a list of
     them (hermes: JSON strings); --id and --name fill in what a block does not carry.
+
+    An id or name the target refuses is an error; with --map-ids it is mapped, and
+    the mapping used is printed on stderr as JSON ({"ids": {ORIGINAL: SENT},
+    "names": {...}}), so the tool calls can be rewritten the same way (none when
+    --from names the wire the model gets: its ids go back as they came).
     """
     if source is None:
         results = _read_results(file, call_id, name)
@@ -196,7 +210,15 @@ def format_command(
                 f"{where} has no tool name, which the {resolution.wire} wire needs: "
                 "give one with --name"
             )
-    payload = resolution.format(results)
+    ids = IdMap() if map_ids else None
+    # blocks going back to the wire they came from keep their ids (the provider's own)
+    payload = resolution.format(results, ids=None if source == resolution.wire else ids)
+    if ids is not None:
+        mapping: dict[str, dict[str, str]] = {"ids": {}, "names": {}}
+        for entry in ids.items():
+            kind = "ids" if entry["kind"] == "id" else "names"
+            mapping[kind][entry["original"]] = entry["mapped"]
+        echo(json.dumps(mapping, ensure_ascii=False), err=True)
     if not report:
         echo_json(payload)
         return
@@ -271,10 +293,11 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         where = f"{label}[{index}]" if isinstance(data, list) else label
         if not isinstance(entry, dict):
             raise click.ClickException(f"{where}: expected an object, not {type(entry).__name__}")
-        body = entry.get("result", entry)
+        rpc = "jsonrpc" in entry  # a JSON-RPC response: its id is the request's
+        body = entry if rpc else entry.get("result", entry)
         # --id / --name override a single result's values, and fill in a list's gaps
         single = not isinstance(data, list) or len(entries) == 1
-        given_id = call_id if call_id and single else entry.get("id") or call_id
+        given_id = call_id if (call_id and single) or rpc else entry.get("id") or call_id
         given_name = name if name and single else entry.get("name") or name
         for what, value in (("id", given_id), ("name", given_name)):
             if value is not None and not isinstance(value, (str, int)):

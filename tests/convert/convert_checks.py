@@ -35,6 +35,27 @@ from openai.types.chat import ChatCompletionToolMessageParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 
 WIRES = ("anthropic", "openai", "responses", "gemini", "ollama", "hermes", "bedrock")
+#: The id and name rules as issue 14 states them (written out here, not read from
+#: the package): wire -> (id pattern, name pattern); None: no rule.
+ID_NAME_RULES: dict[str, tuple[str | None, str | None]] = {
+    "anthropic": (r"[a-zA-Z0-9_-]+", None),
+    "openai": (r"(?s).+", None),
+    "responses": (r"(?s).{1,64}", None),
+    "gemini": (None, r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}"),
+    "ollama": (None, r"(?s).+"),
+    "hermes": (None, None),
+    "bedrock": (r"[a-zA-Z0-9_.:-]{1,64}", None),
+}
+
+
+def keeps_rules(wire: str, id_: str, name: str) -> bool:
+    """Return True when ``wire`` takes a result with this call id and tool name."""
+    id_rule, name_rule = ID_NAME_RULES[wire]
+    return (id_rule is None or re.fullmatch(id_rule, id_) is not None) and (
+        name_rule is None or re.fullmatch(name_rule, name) is not None
+    )
+
+
 ANTHROPIC_MAX_IMAGE_BASE64 = 5 * 1024 * 1024
 ANTHROPIC_IMAGE_MIMES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 GEMINI_INLINE_MIMES = {"image/jpeg", "image/png", "image/webp", "application/pdf"}

@@ -18,7 +18,7 @@ def content(
 ) -> Any:
     """Return the anthropic ``content`` for ``items`` (after checking the whole block)."""
     result = ToolResult(
-        id="toolu_1", content=items, is_error=is_error, structured_content=structured
+        name="tool", id="toolu_1", content=items, is_error=is_error, structured_content=structured
     )
     block = result.to("anthropic", **options)
     check_anthropic(block)
@@ -94,7 +94,7 @@ def test_nothing_left_with_structured_content_is_its_json() -> None:
 
 @pytest.mark.parametrize("items", [[], [text("")], [text(" "), text("\t")]])
 def test_failed_tool_without_output_says_so(items: list[dict[str, Any]]) -> None:
-    result = ToolResult(id="t", content=items, is_error=True)
+    result = ToolResult(name="tool", id="t", content=items, is_error=True)
     block = result.to("anthropic")
     check_anthropic(block)
     assert block == {
@@ -106,12 +106,14 @@ def test_failed_tool_without_output_says_so(items: list[dict[str, Any]]) -> None
 
 
 def test_is_error_only_when_true() -> None:
-    ok = ToolResult(id="t", content=[text("x")]).to("anthropic")
-    failed = ToolResult(id="t", content=[text("boom")], is_error=True).to("anthropic")
+    ok = ToolResult(name="tool", id="t", content=[text("x")]).to("anthropic")
+    failed = ToolResult(name="tool", id="t", content=[text("boom")], is_error=True).to("anthropic")
     assert "is_error" not in ok
     assert failed["is_error"] is True
     assert failed["content"] == [{"type": "text", "text": "boom"}]
-    structured = ToolResult(id="t", content=[], structured_content={"e": 1}, is_error=True)
+    structured = ToolResult(
+        name="tool", id="t", content=[], structured_content={"e": 1}, is_error=True
+    )
     assert structured.to("anthropic")["content"] == '{"e":1}'
 
 
@@ -138,7 +140,9 @@ def test_image_needs_image_input(data: str, mime: str) -> None:
 
 def test_image_payload_is_passed_through_as_the_same_object() -> None:
     data = "".join(PNG_B64)  # a distinct string object
-    block = ToolResult(content=[image(data)]).to("anthropic", image_input=True)
+    block = ToolResult(id="call_1", name="tool", content=[image(data)]).to(
+        "anthropic", image_input=True
+    )
     assert block["content"][0]["source"]["data"] is data
 
 
@@ -242,7 +246,7 @@ def test_pdf_is_a_document_by_default() -> None:
 
 def test_pdf_payload_is_passed_through_as_the_same_object() -> None:
     data = "".join(PDF_B64)
-    block = ToolResult(content=[pdf(data=data)]).to("anthropic")
+    block = ToolResult(id="call_1", name="tool", content=[pdf(data=data)]).to("anthropic")
     assert block["content"][0]["source"]["data"] is data
 
 

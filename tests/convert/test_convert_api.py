@@ -10,6 +10,7 @@ import types
 import pytest
 import toolwire.convert as convert
 from toolwire.convert import (
+    ID_RULES,
     KINDS,
     OPTIONS,
     WIRES,
@@ -278,7 +279,7 @@ def test_bad_option_values_are_invalid(wire: str, name: str, value: object) -> N
 
 
 def test_flags_accept_zero_and_one() -> None:
-    pdf = ToolResult(content=[_pdf_resource()])
+    pdf = ToolResult(id="call_1", name="tool", content=[_pdf_resource()])
     assert pdf.to("responses", native_pdf=1) == pdf.to("responses", native_pdf=True)
     assert pdf.to("anthropic", native_pdf=0) == pdf.to("anthropic", native_pdf=False)
     assert pdf.to("anthropic", native_pdf=0) != pdf.to("anthropic")
@@ -322,10 +323,12 @@ def test_error_hierarchy(error: type[Exception], builtin: type[Exception]) -> No
 
 A = ToolResult(name="a", id="call_a", content=[{"type": "text", "text": "one"}])
 B = ToolResult(name="b", id="", content=[{"type": "text", "text": "two"}], is_error=True)
+#: B with an id, for the wires that require one (an empty id is refused there)
+B_ID = ToolResult(name="b", id="call_b", content=[{"type": "text", "text": "two"}], is_error=True)
 
 
 def test_envelope_anthropic() -> None:
-    assert format_tool_results("anthropic", [A, B]) == [
+    assert format_tool_results("anthropic", [A, B_ID]) == [
         {
             "role": "user",
             "content": [
@@ -336,7 +339,7 @@ def test_envelope_anthropic() -> None:
                 },
                 {
                     "type": "tool_result",
-                    "tool_use_id": "",
+                    "tool_use_id": "call_b",
                     "content": [{"type": "text", "text": "two"}],
                     "is_error": True,
                 },
@@ -358,9 +361,9 @@ def test_envelope_gemini() -> None:
 
 
 def test_envelope_openai() -> None:
-    assert format_tool_results("openai", [A, B]) == [
+    assert format_tool_results("openai", [A, B_ID]) == [
         {"role": "tool", "tool_call_id": "call_a", "content": "one"},
-        {"role": "tool", "tool_call_id": "", "content": "two"},
+        {"role": "tool", "tool_call_id": "call_b", "content": "two"},
     ]
 
 
@@ -372,9 +375,9 @@ def test_envelope_ollama() -> None:
 
 
 def test_envelope_responses() -> None:
-    assert format_tool_results("responses", [A, B]) == [
+    assert format_tool_results("responses", [A, B_ID]) == [
         {"type": "function_call_output", "call_id": "call_a", "output": "one"},
-        {"type": "function_call_output", "call_id": "", "output": "two"},
+        {"type": "function_call_output", "call_id": "call_b", "output": "two"},
     ]
 
 
@@ -397,8 +400,9 @@ def test_envelope_of_no_results(wire: str) -> None:
 
 @pytest.mark.parametrize("wire", sorted(EXPECTED_WIRES))
 def test_envelope_takes_any_iterable_and_matches_to(wire: str) -> None:
-    messages = format_tool_results(wire, iter([A, B]), image_input=True)
-    blocks = [A.to(wire, image_input=True), B.to(wire, image_input=True)]
+    b = B_ID if wire in ID_RULES else B
+    messages = format_tool_results(wire, iter([A, b]), image_input=True)
+    blocks = [A.to(wire, image_input=True), b.to(wire, image_input=True)]
     if wire in ("anthropic", "bedrock"):
         assert messages[0]["content"] == blocks
     elif wire == "gemini":

@@ -17,7 +17,13 @@ from convert_checks import (
 from convert_samples import GIF_B64, JPEG_B64, PDF, PDF_B64, PNG, PNG_B64, WEBP_B64, b64
 from hypothesis import given
 from hypothesis import strategies as st
-from toolwire.convert import ToolResult, carries_native, format_tool_results, native_needs_vision
+from toolwire.convert import (
+    InvalidId,
+    ToolResult,
+    carries_native,
+    format_tool_results,
+    native_needs_vision,
+)
 from toolwire.convert.wires.bedrock import (
     MAX_DOCUMENT_BYTES,
     MAX_IMAGE_BYTES,
@@ -192,8 +198,11 @@ def test_empty_and_structured_results() -> None:
 
 
 def test_ids_pass_through_unchanged() -> None:
-    for id_ in ("", "tooluse_01", "call:1.a-b"):
+    for id_ in ("tooluse_01", "call:1.a-b", "a" * 64):
         assert ToolResult(name="n", id=id_).to("bedrock")["toolResult"]["toolUseId"] == id_
+    for id_ in ("", "a" * 65, "functions bash", "call|1", "é"):
+        with pytest.raises(InvalidId, match="bedrock"):
+            ToolResult(name="n", id=id_).to("bedrock")
 
 
 def test_envelope_is_one_user_message_botocore_accepts() -> None:

@@ -60,9 +60,14 @@ def test_search_result_with_a_data_source_shows_no_payload() -> None:
 
 
 def test_anthropic_blank_text_with_structured_content_sends_the_json() -> None:
-    result = ToolResult(content=[{"type": "text", "text": "  "}], structured_content={"a": 1})
+    result = ToolResult(
+        id="call_1",
+        name="tool",
+        content=[{"type": "text", "text": "  "}],
+        structured_content={"a": 1},
+    )
     assert result.to("anthropic")["content"] == '{"a":1}'
-    blank = ToolResult(content=[{"type": "text", "text": " \n"}])
+    blank = ToolResult(id="call_1", name="tool", content=[{"type": "text", "text": " \n"}])
     assert blank.to("anthropic")["content"] == ""
 
 

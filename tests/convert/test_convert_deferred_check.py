@@ -110,7 +110,7 @@ def test_bedrock_raw_bytes_never_decodes_a_payload_that_fails(monkeypatch: Any) 
         return real(data)
 
     result = _fresh_broken()  # building sniffs 16 symbols per payload: not counted
-    good = ToolResult(content=[image(PNG_B64), pdf(PDF_B64)])
+    good = ToolResult(id="call_1", name="tool", content=[image(PNG_B64), pdf(PDF_B64)])
     monkeypatch.setattr(binascii, "a2b_base64", counting)
     block = result.to("bedrock", raw_bytes=True, **NATIVE)
     assert [part["text"] for part in block["toolResult"]["content"]] == [
@@ -151,7 +151,11 @@ def test_hoisting_sends_the_clean_payload_itself() -> None:
 
 
 def test_no_payload_is_read_where_nothing_is_sent_natively(clean_calls: list[object]) -> None:
-    result = ToolResult(content=[image(PNG_B64), image(GIF_B64, "image/gif"), pdf(PDF_B64)])
+    result = ToolResult(
+        id="call_1",
+        name="tool",
+        content=[image(PNG_B64), image(GIF_B64, "image/gif"), pdf(PDF_B64)],
+    )
     for wire in WIRES:
         format_tool_results(wire, [result])  # the defaults: no native media off anthropic
         report(wire, result)
@@ -162,14 +166,22 @@ def test_no_payload_is_read_where_nothing_is_sent_natively(clean_calls: list[obj
     format_tool_results("bedrock", [result], raw_bytes=True)
     assert clean_calls == [PDF_B64]  # anthropic's PDF (on by default), once: remembered
     clean_calls.clear()
-    fresh = ToolResult(content=[image(PNG_B64), image(GIF_B64, "image/gif"), pdf(PDF_B64)])
+    fresh = ToolResult(
+        id="call_1",
+        name="tool",
+        content=[image(PNG_B64), image(GIF_B64, "image/gif"), pdf(PDF_B64)],
+    )
     format_tool_results("ollama", [fresh], hoist=True, **NATIVE)
     report("ollama", fresh, hoist=True, **NATIVE)
     assert clean_calls == [PNG_B64]  # ollama hoists PNG only (no GIF, no PDF); remembered
 
 
 def test_audience_on_an_all_text_result_is_the_result_itself() -> None:
-    result = ToolResult(content=[{"type": "text", "text": "a"}, {"type": "text", "text": ""}])
+    result = ToolResult(
+        id="call_1",
+        name="tool",
+        content=[{"type": "text", "text": "a"}, {"type": "text", "text": ""}],
+    )
     assert for_the_model(result) is result
     for wire in WIRES:
         assert result.to(wire, audience=True) == result.to(wire)
@@ -179,7 +191,9 @@ def test_audience_on_an_all_text_result_is_the_result_itself() -> None:
 
 def test_audience_filters_text_items_outside_the_fast_path() -> None:
     user_only = {"type": "text", "text": "for you", "annotations": {"audience": ["user"]}}
-    result = ToolResult(content=[{"type": "text", "text": "for the model"}, user_only])
+    result = ToolResult(
+        id="call_1", name="tool", content=[{"type": "text", "text": "for the model"}, user_only]
+    )
     assert result._texts is not None  # every item is text, but not all are plain
     assert result.to("openai", audience=True)["content"] == "for the model"
     assert result.to("openai")["content"] == "for the model\nfor you"
@@ -190,7 +204,9 @@ def test_audience_filters_text_items_outside_the_fast_path() -> None:
 
 
 def test_the_report_of_an_all_text_result_is_aligned_with_its_content() -> None:
-    result = ToolResult.from_mcp({"content": [{"type": "text", "text": str(n)} for n in range(5)]})
+    result = ToolResult.from_mcp(
+        {"content": [{"type": "text", "text": str(n)} for n in range(5)]}, id="call_1", name="tool"
+    )
     assert result._parsed is None  # the fast path: items not built yet
     decisions = report("gemini", result)
     assert [d.index for d in decisions] == list(range(5))

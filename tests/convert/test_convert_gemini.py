@@ -145,7 +145,9 @@ def test_broken_media_stays_a_placeholder() -> None:
 
 def test_payload_is_passed_through_as_the_same_object() -> None:
     data = "".join(PNG_B64)
-    block = ToolResult(content=[image(data, "image/png")]).to("gemini", image_input=True)
+    block = ToolResult(id="call_1", name="tool", content=[image(data, "image/png")]).to(
+        "gemini", image_input=True
+    )
     assert block["functionResponse"]["parts"][0]["inlineData"]["data"] is data
 
 
@@ -156,7 +158,7 @@ def test_whitespace_is_stripped_from_inline_data() -> None:
 
 
 def test_structured_response_is_a_fresh_copy() -> None:
-    result = ToolResult(content=[], structured_content={"a": [1]})
+    result = ToolResult(id="call_1", name="tool", content=[], structured_content={"a": [1]})
     first = result.to("gemini")
     first["functionResponse"]["response"]["a"].append(2)
     assert result.to("gemini")["functionResponse"]["response"] == {"a": [1]}

@@ -2,7 +2,8 @@
 
 Each file in ``golden/`` holds ``cases``; a case has the tool's ``name`` and
 ``id``, the MCP ``CallToolResult`` in its camelCase JSON form, and a list of
-``expect`` entries (``wire``, ``options``, the expected ``block``).
+``expect`` entries (``wire``, ``options``, the expected ``block``, or the name of
+the ``error`` the conversion raises).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolwire.convert
 from convert_checks import WIRES, check_block
 from toolwire.convert import ToolResult
 
@@ -41,6 +43,10 @@ def test_corpus_is_present_and_covers_every_wire() -> None:
 @pytest.mark.parametrize(("case", "expect"), EXPECTATIONS)
 def test_golden(case: dict[str, Any], expect: dict[str, Any]) -> None:
     result = ToolResult.from_mcp(case["mcp"], id=case["tool"]["id"], name=case["tool"]["name"])
+    if "error" in expect:
+        with pytest.raises(getattr(toolwire.convert, expect["error"])):
+            result.to(expect["wire"], **expect["options"])
+        return
     block = result.to(expect["wire"], **expect["options"])
     assert block == expect["block"]
     check_block(expect["wire"], block, expect["options"])

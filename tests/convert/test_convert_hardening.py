@@ -7,8 +7,16 @@ import threading
 from typing import Any
 
 import pytest
+from convert_checks import keeps_rules
 from convert_samples import PDF, PDF_B64, PNG, PNG_B64, b64
-from toolwire.convert import WIRES, InvalidToolResult, ToolResult, _base64, format_tool_results
+from toolwire.convert import (
+    WIRES,
+    InvalidId,
+    InvalidToolResult,
+    ToolResult,
+    _base64,
+    format_tool_results,
+)
 
 NATIVE = {"image_input": True, "native_pdf": True}
 # every test under both strict-check methods (see conftest.py)
@@ -33,7 +41,7 @@ def non_canonical(data: str) -> str:
 def test_non_canonical_final_quantum_is_invalid_on_every_wire() -> None:
     bad = non_canonical(PNG_B64)
     assert bad != PNG_B64 and len(bad) == len(PNG_B64)
-    result = ToolResult(content=[image(bad)])
+    result = ToolResult(name="t", id="call_1", content=[image(bad)])
     for wire in WIRES:
         assert "parts" not in json.dumps(result.to(wire, **NATIVE)) or wire != "gemini"
     assert result.to("openai")["content"] == "[image] image/png (invalid base64)"
@@ -92,7 +100,7 @@ def test_cyclic_values_are_invalid() -> None:
 
 def test_nesting_below_the_limit_is_kept() -> None:
     deep = nested(150)
-    result = ToolResult(structured_content={"a": deep})
+    result = ToolResult(name="t", id="call_1", structured_content={"a": deep})
     assert json.loads(result.to("openai")["content"]) == {"a": deep}
     assert result.to("gemini")["functionResponse"]["response"] == {"a": deep}
 
@@ -121,13 +129,17 @@ def test_lone_surrogates_become_replacement_characters() -> None:
     assert result.structured_content == {fixed: (fixed,)}
     for wire in WIRES:
         for options in ({}, NATIVE):
+            if not keeps_rules(wire, fixed, fixed):  # the id (or name) is refused there
+                with pytest.raises(InvalidId):
+                    format_tool_results(wire, [result], **options)
+                continue
             out = format_tool_results(wire, [result], **options)
             encoded = json.dumps(out, ensure_ascii=False).encode("utf-8")  # no surrogate left
             assert fixed.encode() in encoded
 
 
 def test_lone_surrogate_in_all_text_fast_path() -> None:
-    result = ToolResult.from_mcp({"content": [{"type": "text", "text": "x\udc80"}]})
+    result = ToolResult.from_mcp({"content": [{"type": "text", "text": "x\udc80"}]}, id="c")
     assert result.to("openai")["content"] == "x\ufffd"
     assert result.content == ({"type": "text", "text": "x\ufffd"},)
 
@@ -139,6 +151,8 @@ def test_lone_surrogate_in_all_text_fast_path() -> None:
 def test_data_uri_with_leading_whitespace_hides_its_payload(lead: str) -> None:
     uri = f"{lead}data:image/png;base64,{PNG_B64}"
     result = ToolResult(
+        name="t",
+        id="call_1",
         content=[
             {"type": "resource_link", "uri": uri, "name": "chart"},
             {"type": "resource", "resource": {"uri": uri, "mimeType": "application/zip",
@@ -195,8 +209,10 @@ def test_no_payload_work_where_nothing_is_sent_natively(
         return real(data)
 
     monkeypatch.setattr(_base64, "clean", counting)
-    result = ToolResult(content=[image(PNG_B64), {"type": "resource", "resource": {
-        "uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": PDF_B64}}])  # fmt: skip
+    pdf = {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": PDF_B64}
+    result = ToolResult(
+        name="t", id="call_1", content=[image(PNG_B64), {"type": "resource", "resource": pdf}]
+    )
     for wire in ("openai", "ollama", "hermes"):
         result.to(wire, **NATIVE)
     result.to("anthropic", image_input=False, native_pdf=False)
@@ -214,7 +230,7 @@ def test_no_payload_work_where_nothing_is_sent_natively(
 
 def test_a_bad_symbol_inside_is_found_when_the_payload_would_be_sent() -> None:
     bad = broken_inside(PNG_B64 * 1 + "")
-    result = ToolResult(content=[{"type": "text", "text": "t"}, image(bad)])
+    result = ToolResult(id="call_1", name="t", content=[{"type": "text", "text": "t"}, image(bad)])
     size = len(PNG)
     assert result.to("openai")["content"] == f"t\n[image] image/png ({size} bytes)"
     invalid = "[image] image/png (invalid base64)"
@@ -224,7 +240,8 @@ def test_a_bad_symbol_inside_is_found_when_the_payload_would_be_sent() -> None:
             "text": invalid,
         }
         assert result.to("gemini", image_input=True)["functionResponse"] == {
-            "name": "",
+            "name": "t",
+            "id": "call_1",
             "response": {"result": f"t\n{invalid}"},
         }
         assert result.to("responses", image_input=True)["output"] == f"t\n{invalid}"
@@ -237,8 +254,11 @@ def test_shared_result_converts_the_same_in_many_threads() -> None:
     pdf = {"type": "resource", "resource": resource}
     bad = broken_inside(b64(PDF + b"\x00" * 3000))
     broken = {"type": "resource", "resource": {**resource, "blob": bad}}
-    shared = [ToolResult(content=[image(PNG_B64), pdf]), ToolResult(content=[broken, pdf])]
-    fresh = [ToolResult(content=list(r.content)) for r in shared]
+    shared = [
+        ToolResult(name="t", id="call_1", content=[image(PNG_B64), pdf]),
+        ToolResult(name="t", id="call_2", content=[broken, pdf]),
+    ]
+    fresh = [ToolResult(name="t", id=r.id, content=list(r.content)) for r in shared]
     expected = [[r.to(w, **NATIVE) for w in WIRES] for r in fresh]
     outputs: list[Any] = []
     barrier = threading.Barrier(8)

@@ -119,11 +119,13 @@ def test_object_converts_like_its_json_form() -> None:
 
 def test_object_built_from_camel_case_json_works_on_any_mcp_version() -> None:
     obj = mt.CallToolResult.model_validate(CAMEL_JSON)
-    assert ToolResult.from_mcp(obj) == ToolResult.from_mcp(CAMEL_JSON)
+    assert ToolResult.from_mcp(obj, id="call_1", name="tool") == ToolResult.from_mcp(
+        CAMEL_JSON, id="call_1", name="tool"
+    )
 
 
 def test_native_media_from_an_mcp_object() -> None:
-    result = ToolResult.from_mcp(build_call_tool_result(), id="c")
+    result = ToolResult.from_mcp(build_call_tool_result(), id="c", name="tool")
     content = result.to("anthropic", image_input=True)["content"]
     assert [block["type"] for block in content[:5]] == [
         "text",
@@ -142,31 +144,52 @@ def test_native_media_from_an_mcp_object() -> None:
 
 def test_json_rpc_response_is_unwrapped() -> None:
     envelope = {"jsonrpc": "2.0", "id": 7, "result": CAMEL_JSON}
-    assert ToolResult.from_mcp(envelope) == ToolResult.from_mcp(CAMEL_JSON)
+    assert ToolResult.from_mcp(envelope, id="call_1", name="tool") == ToolResult.from_mcp(
+        CAMEL_JSON, id="call_1", name="tool"
+    )
 
 
-def test_json_rpc_error_is_not_a_result() -> None:
-    with pytest.raises(InvalidToolResult):
-        ToolResult.from_mcp({"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "x"}})
+def test_json_rpc_error_is_a_failed_result() -> None:
+    result = ToolResult.from_mcp(
+        {"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "x"}},
+        id="call_1",
+        name="tool",
+    )
+    assert (result.id, result.is_error) == ("call_1", True)
+    assert result.to("openai")["content"] == "MCP error -32602: x"
 
 
 def test_structured_content_without_content() -> None:
-    result = ToolResult.from_mcp({"structuredContent": {"a": 1}})
+    result = ToolResult.from_mcp({"structuredContent": {"a": 1}}, id="call_1", name="tool")
     assert result.content == ()
     assert result.to("openai")["content"] == '{"a":1}'
-    assert ToolResult.from_mcp({"content": None, "structuredContent": {"a": 1}}) == result
+    assert (
+        ToolResult.from_mcp(
+            {"content": None, "structuredContent": {"a": 1}}, id="call_1", name="tool"
+        )
+        == result
+    )
 
 
 @pytest.mark.parametrize("flag", ["yes", "false", "true", [], {}, 2])
 def test_is_error_must_be_a_boolean(flag: Any) -> None:
     with pytest.raises(InvalidToolResult, match="is_error must be true or false"):
-        ToolResult.from_mcp({"content": [], "isError": flag})
+        ToolResult.from_mcp({"content": [], "isError": flag}, id="call_1", name="tool")
 
 
 def test_is_error_booleans_count() -> None:
-    assert ToolResult.from_mcp({"content": [], "isError": False}).is_error is False
-    assert ToolResult.from_mcp({"content": [], "isError": True}).is_error is True
-    assert ToolResult.from_mcp({"content": [], "is_error": True}).is_error is True
+    assert (
+        ToolResult.from_mcp({"content": [], "isError": False}, id="call_1", name="tool").is_error
+        is False
+    )
+    assert (
+        ToolResult.from_mcp({"content": [], "isError": True}, id="call_1", name="tool").is_error
+        is True
+    )
+    assert (
+        ToolResult.from_mcp({"content": [], "is_error": True}, id="call_1", name="tool").is_error
+        is True
+    )
 
 
 @pytest.mark.parametrize("flag", [0, 1, 1.0])
@@ -183,7 +206,7 @@ def test_a_numeric_is_error_keeps_the_content(flag: Any) -> None:
 @pytest.mark.parametrize("obj", ["text", 3, None, [1], {"no": "content"}, {"content": "text"}])
 def test_not_a_tool_result(obj: Any) -> None:
     with pytest.raises(InvalidToolResult):
-        ToolResult.from_mcp(obj)
+        ToolResult.from_mcp(obj, id="call_1", name="tool")
 
 
 class Plain:
@@ -235,7 +258,9 @@ def test_plain_object_with_snake_case_attributes() -> None:
 
 def test_plain_content_items_in_a_mapping() -> None:
     result = ToolResult.from_mcp(
-        {"content": [Plain(type="image", data=GIF_B64, mimeType="image/gif")]}
+        {"content": [Plain(type="image", data=GIF_B64, mimeType="image/gif")]},
+        id="call_1",
+        name="tool",
     )
     assert result.to("responses", image_input=True)["output"] == [
         {"type": "input_image", "image_url": f"data:image/gif;base64,{GIF_B64}"}
@@ -244,12 +269,12 @@ def test_plain_content_items_in_a_mapping() -> None:
 
 def test_plain_item_without_type_is_invalid() -> None:
     with pytest.raises(InvalidToolResult, match=r"content\[0\]"):
-        ToolResult.from_mcp(Plain(content=[Plain(text="no type")]))
+        ToolResult.from_mcp(Plain(content=[Plain(text="no type")]), id="call_1", name="tool")
 
 
 def test_content_objects_given_directly() -> None:
     item = mt.ImageContent(type="image", data=b64(PNG), **_mime("image/png"))
-    result = ToolResult(content=[item])
+    result = ToolResult(id="call_1", name="tool", content=[item])
     assert result.to("openai")["content"] == f"[image] image/png ({len(PNG)} bytes)"
 
 
@@ -262,7 +287,7 @@ NON_OBJECTS = [[1, "two", {"three": 3}], "plain", 42, 1.5, True, False]
 def test_structured_content_may_be_any_json_value(value: Any) -> None:
     import json
 
-    result = ToolResult.from_mcp({"content": [], "structuredContent": value}, name="t")
+    result = ToolResult.from_mcp({"content": [], "structuredContent": value}, name="t", id="call_1")
     encoded = json.dumps(value, separators=(",", ":"), sort_keys=True)
     assert result.to("openai")["content"] == encoded
     assert result.to("responses")["output"] == encoded
@@ -272,7 +297,9 @@ def test_structured_content_may_be_any_json_value(value: Any) -> None:
 
 
 def test_structured_object_is_gemini_response_itself() -> None:
-    result = ToolResult.from_mcp({"content": [], "structuredContent": {"a": [1]}})
+    result = ToolResult.from_mcp(
+        {"content": [], "structuredContent": {"a": [1]}}, id="call_1", name="tool"
+    )
     assert result.to("gemini")["functionResponse"]["response"] == {"a": [1]}
 
 
@@ -282,34 +309,47 @@ def test_non_object_structured_content_from_mcp_objects() -> None:
     except Exception:  # mcp 1.x: structuredContent is an object only
         assert MCP_MAJOR < 2
         pytest.skip("this mcp version takes only objects as structuredContent")
-    result = ToolResult.from_mcp(obj)
+    result = ToolResult.from_mcp(obj, id="call_1", name="tool")
     assert result.structured_content == (1, 2)
     assert result.to("openai")["content"] == "[1,2]"
     assert result.to("gemini")["functionResponse"]["response"] == {"result": [1, 2]}
 
 
 def test_result_type_is_kept() -> None:
-    assert ToolResult.from_mcp({"content": []}).result_type == "complete"
-    assert ToolResult.from_mcp({"content": [], "resultType": "complete"}).result_type == "complete"
-    task = ToolResult.from_mcp({"content": [{"type": "text", "text": "t"}], "resultType": "task"})
+    assert ToolResult.from_mcp({"content": []}, id="call_1", name="tool").result_type == "complete"
+    assert (
+        ToolResult.from_mcp(
+            {"content": [], "resultType": "complete"}, id="call_1", name="tool"
+        ).result_type
+        == "complete"
+    )
+    task = ToolResult.from_mcp(
+        {"content": [{"type": "text", "text": "t"}], "resultType": "task"}, id="call_1", name="tool"
+    )
     assert task.result_type == "task"
     assert task.to("openai")["content"] == "t"  # converted as any result; not sent
-    assert task != ToolResult.from_mcp({"content": [{"type": "text", "text": "t"}]})
-    assert ToolResult(result_type="task").result_type == "task"
+    assert task != ToolResult.from_mcp(
+        {"content": [{"type": "text", "text": "t"}]}, id="call_1", name="tool"
+    )
+    assert ToolResult(id="call_1", name="tool", result_type="task").result_type == "task"
 
 
 def test_result_type_from_mcp_objects() -> None:
-    obj = mt.CallToolResult(content=[mt.TextContent(type="text", text="t")])
-    assert ToolResult.from_mcp(obj).result_type == "complete"  # 1.x: absent; 2.x: dumped
+    obj = mt.CallToolResult(
+        id="call_1", name="tool", content=[mt.TextContent(type="text", text="t")]
+    )
+    assert (
+        ToolResult.from_mcp(obj, id="call_1", name="tool").result_type == "complete"
+    )  # 1.x: absent; 2.x: dumped
     if "result_type" in getattr(mt.CallToolResult, "model_fields", {}):
-        obj = mt.CallToolResult(content=[], result_type="task")
-        assert ToolResult.from_mcp(obj).result_type == "task"
+        obj = mt.CallToolResult(id="call_1", name="tool", content=[], result_type="task")
+        assert ToolResult.from_mcp(obj, id="call_1", name="tool").result_type == "task"
 
 
 def test_input_required_is_not_a_tool_result() -> None:
     asked = {"resultType": "input_required", "inputRequests": {"a": {}}, "requestState": "s"}
     with pytest.raises(InvalidToolResult, match="input_required"):
-        ToolResult.from_mcp(asked)
+        ToolResult.from_mcp(asked, id="call_1", name="tool")
     with pytest.raises(InvalidToolResult, match="input_required"):
         ToolResult.from_mcp({**asked, "content": []})
     with pytest.raises(InvalidToolResult, match="input_required"):
@@ -319,4 +359,4 @@ def test_input_required_is_not_a_tool_result() -> None:
 @pytest.mark.parametrize("bad", [1, ["complete"], {"x": 1}])
 def test_result_type_must_be_a_string(bad: Any) -> None:
     with pytest.raises(InvalidToolResult, match="result_type must be a string"):
-        ToolResult.from_mcp({"content": [], "resultType": bad})
+        ToolResult.from_mcp({"content": [], "resultType": bad}, id="call_1", name="tool")

@@ -57,7 +57,8 @@ def test_name_and_id_must_be_strings(name: Any, id_: Any) -> None:
 def test_content_may_be_any_iterable_of_items() -> None:
     items = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
     assert ToolResult(content=iter(items)) == ToolResult(content=tuple(items))
-    assert ToolResult(content=(i for i in items)).to("openai")["content"] == "a\nb"
+    result = ToolResult(id="call_1", content=(i for i in items))
+    assert result.to("openai")["content"] == "a\nb"
 
 
 def test_defaults() -> None:
@@ -95,7 +96,7 @@ def test_result_is_immutable() -> None:
 def test_result_does_not_share_state_with_its_input() -> None:
     items = [{"type": "text", "text": "before"}]
     structured = {"rows": [1]}
-    result = ToolResult(content=items, structured_content=structured)
+    result = ToolResult(name="t", id="call_1", content=items, structured_content=structured)
     items[0]["text"] = "after"
     items.append({"type": "text", "text": "more"})
     structured["rows"].append(2)

@@ -241,7 +241,7 @@ def test_gemini_structured_response_and_file_data() -> None:
             "parts": [{"fileData": {"fileUri": "gs://b/a.pdf", "mimeType": "application/pdf"}}],
         }
     }
-    result = ToolResult.from_wire("gemini", block)
+    result = ToolResult.from_wire("gemini", block, id="call_1")
     assert result.structured_content == {"temp": 21, "unit": "C"}
     assert dict(result.content[0]) == {
         "type": "resource_link",
@@ -349,7 +349,7 @@ def test_placeholders_for_what_no_item_holds() -> None:
             },
         ],
     }
-    result = ToolResult.from_wire("anthropic", block)
+    result = ToolResult.from_wire("anthropic", block, id="call_1")
     assert result.to("openai")["content"].split("\n") == [
         "[tool_reference]",
         "[image]",
@@ -357,7 +357,8 @@ def test_placeholders_for_what_no_item_holds() -> None:
         "[image] image/png (invalid base64)",
     ]
     gemini = {"functionResponse": {"name": "x", "response": {}, "parts": [{"text": "hi"}, 3]}}
-    assert ToolResult.from_wire("gemini", gemini).to("openai")["content"] == "[part]\n[part]"
+    read = ToolResult.from_wire("gemini", gemini, id="call_1")
+    assert read.to("openai")["content"] == "[part]\n[part]"
 
 
 # --- convert_tool_results -----------------------------------------------------------
@@ -431,7 +432,7 @@ def test_audio_and_other_blobs_from_gemini_stay_placeholders_elsewhere() -> None
             ],
         }
     }
-    result = ToolResult.from_wire("gemini", block)
+    result = ToolResult.from_wire("gemini", block, id="call_1")
     assert result.to("openai")["content"] == (
         "[audio] audio/wav (44 bytes)\n[resource] application/zip (4 bytes)"
     )

@@ -59,7 +59,7 @@ def test_image_pdf_and_text_in_both_forms(png: Any, pdf: Any) -> None:
 
 def test_json_is_the_structured_content_and_error_status_the_flag() -> None:
     block = _block([{"json": {"temp": 21, "unit": "C"}}], status="error")
-    result = ToolResult.from_wire("bedrock", block)
+    result = ToolResult.from_wire("bedrock", block, name="weather")
     assert result.structured_content == {"temp": 21, "unit": "C"}
     assert (result.content, result.is_error) == ((), True)
     assert result.to("bedrock") == block
@@ -173,7 +173,7 @@ def test_anthropic_url_image_and_document_are_resource_links() -> None:
     pdf = {"type": "document", "source": URLPDFSourceParam(type="url", url="https://e.com/r")}
     titled = {**pdf, "title": "Report"}
     block = {"type": "tool_result", "tool_use_id": "toolu_u", "content": [image, pdf, titled]}
-    result = ToolResult.from_wire("anthropic", block)
+    result = ToolResult.from_wire("anthropic", block, name="read")
     assert [dict(item) for item in result.content[:2]] == [
         {
             "type": "resource_link",
@@ -219,7 +219,8 @@ def test_url_sources_round_trip_between_responses_gemini_and_anthropic() -> None
     for source in ("anthropic", "responses", "gemini"):
         written = links.to(source, **URL_OPTIONS)
         for target in ("anthropic", "responses", "gemini"):
-            again = ToolResult.from_wire(source, written).to(target, **URL_OPTIONS)
+            again = ToolResult.from_wire(source, written, name="find")
+            again = again.to(target, **URL_OPTIONS)
             expected = links.to(target, **URL_OPTIONS)
             if target == "gemini":  # the tool name rides on gemini; some sources lack it
                 again["functionResponse"]["name"] = expected["functionResponse"]["name"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from convert_checks import (
     WIRES,
     assert_no_payload,
@@ -23,7 +24,7 @@ from convert_checks import (
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_convert_properties import _without_text_blobs, options, results
-from toolwire.convert import ToolResult, convert_tool_results
+from toolwire.convert import ID_RULES, InvalidId, ToolResult, convert_tool_results
 
 SETTINGS = settings(
     max_examples=120,
@@ -64,7 +65,8 @@ def test_retargeted_blocks_are_valid_and_carry_only_what_is_read(
     original = ToolResult(**fields)
     payloads = _without_text_blobs([i for i in fields["content"] if not _text_document(i)])
     block = original.to(source, **opts)
-    again = ToolResult.from_wire(source, block)
+    # the call id and tool name a block lacks come from the call, as a gateway gives them
+    again = ToolResult.from_wire(source, block, id=original.id, name=original.name)
     source_media = native_payloads(source, block)
     source_urls = native_urls(source, block)
     for target in WIRES:
@@ -83,7 +85,12 @@ def test_retargeted_blocks_are_valid_and_carry_only_what_is_read(
         native_pdf = target_opts.get("native_pdf", target == "anthropic")
         if not native_pdf or (target_opts.get("source_blocks") is False and target == "anthropic"):
             assert not [m for m, _ in media if m == "application/pdf"]
-        messages = convert_tool_results(source, target, [block, block], **target_opts)
+        names = {original.id: original.name}  # what a gateway reads off the tool calls
+        if source == "hermes" and target in ID_RULES:  # no id to send: refused
+            with pytest.raises(InvalidId):
+                convert_tool_results(source, target, [block], names=names, **target_opts)
+            continue
+        messages = convert_tool_results(source, target, [block, block], names=names, **target_opts)
         check_envelope(target, messages, 2, target_opts)
 
 

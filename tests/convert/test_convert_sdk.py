@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 import pytest
-from convert_checks import WIRES, assert_no_payload, check_block, check_envelope
+from convert_checks import WIRES, assert_no_payload, check_block, check_envelope, keeps_rules
 from convert_samples import (
     GIF_B64,
     JPEG_B64,
@@ -17,7 +17,7 @@ from convert_samples import (
     b64,
     make_png,
 )
-from toolwire.convert import ToolResult, format_tool_results
+from toolwire.convert import InvalidId, ToolResult, format_tool_results
 
 PAYLOADS = [PNG_B64, JPEG_B64, GIF_B64, WEBP_B64, PDF_B64, WAV_B64]
 BIG_PNG_B64 = b64(make_png(40, 30))
@@ -182,6 +182,12 @@ def test_blocks_and_envelopes_are_accepted(case: str) -> None:
     for name, id_ in NAMES_AND_IDS:
         result = ToolResult(name=name, id=id_, **CASES[case])
         for wire, options in itertools.product(WIRES, OPTION_SETS):
+            if not keeps_rules(wire, id_, name):
+                with pytest.raises(InvalidId):
+                    result.to(wire, **options)
+                with pytest.raises(InvalidId):
+                    format_tool_results(wire, [result], **options)
+                continue
             block = result.to(wire, **options)
             check_block(wire, block)
             assert_no_payload(wire, block, [*PAYLOADS, BIG_PNG_B64])
@@ -198,11 +204,20 @@ def test_hermes_with_tags_is_accepted(tag: str) -> None:
         check_envelope("hermes", format_tool_results("hermes", [result], **options), 1, options)
 
 
-def test_ids_are_passed_through_unchanged() -> None:
-    for id_ in ("", "call_1", "toolu_01A", " spaced ", "\u00e9"):
+def test_ids_are_passed_through_unchanged_where_the_wire_takes_them() -> None:
+    fields = {
+        "anthropic": lambda block: block["tool_use_id"],
+        "openai": lambda block: block["tool_call_id"],
+        "responses": lambda block: block["call_id"],
+        "gemini": lambda block: block["functionResponse"].get("id", ""),
+        "ollama": lambda block: block.get("tool_call_id", ""),
+        "bedrock": lambda block: block["toolResult"]["toolUseId"],
+    }
+    for id_ in ("", "call_1", "toolu_01A", " spaced ", "\u00e9", "functions.bash:0"):
         result = ToolResult(name="n", id=id_, content=[_text("x")])
-        assert result.to("anthropic")["tool_use_id"] == id_
-        assert result.to("openai")["tool_call_id"] == id_
-        assert result.to("responses")["call_id"] == id_
-        assert result.to("gemini")["functionResponse"].get("id", "") == id_
-        assert result.to("ollama").get("tool_call_id", "") == id_
+        for wire, field in fields.items():
+            if keeps_rules(wire, id_, "n"):
+                assert field(result.to(wire)) == id_
+            else:
+                with pytest.raises(InvalidId, match=wire):
+                    result.to(wire)

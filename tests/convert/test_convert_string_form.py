@@ -27,7 +27,9 @@ def string_forms(result: ToolResult) -> dict[str, str]:
 
 def string_form(*content: dict[str, Any], structured: Any = None) -> str:
     """Return the one string form every string wire agrees on."""
-    forms = string_forms(ToolResult(content=content, structured_content=structured))
+    forms = string_forms(
+        ToolResult(id="call_1", name="tool", content=content, structured_content=structured)
+    )
     assert len(set(forms.values())) == 1, forms
     return next(iter(forms.values()))
 
@@ -269,7 +271,7 @@ def test_empty_content_is_the_empty_string() -> None:
     ],
 )
 def test_empty_content_is_canonical_structured_json(structured: Any, expected: str) -> None:
-    result = ToolResult(content=[], structured_content=structured)
+    result = ToolResult(id="call_1", name="tool", content=[], structured_content=structured)
     forms = string_forms(result)
     assert set(forms.values()) == {expected}
     assert json.loads(expected) == structured

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from convert_checks import check_hermes, check_ollama, check_openai, split_hermes
 from convert_samples import PDF, PDF_B64, PNG, PNG_B64
-from toolwire.convert import ToolResult
+from toolwire.convert import InvalidId, ToolResult
 
 MEDIA = [
     {"type": "text", "text": "see"},
@@ -33,10 +33,12 @@ def test_openai_block() -> None:
     assert result.to("openai", **ALL_ON) == block
 
 
-def test_openai_keeps_an_empty_id() -> None:
-    assert ToolResult(content=[{"type": "text", "text": "x"}]).to("openai") == {
+def test_openai_refuses_an_empty_id() -> None:
+    with pytest.raises(InvalidId, match="openai wire: call id '' breaks the openai rule"):
+        ToolResult(content=[{"type": "text", "text": "x"}]).to("openai")
+    assert ToolResult(id="c", content=[{"type": "text", "text": "x"}]).to("openai") == {
         "role": "tool",
-        "tool_call_id": "",
+        "tool_call_id": "c",
         "content": "x",
     }
 

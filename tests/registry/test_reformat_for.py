@@ -93,6 +93,7 @@ def test_reformat_for_forced_wire_policy_and_errors(registry: Registry) -> None:
         "gemini-3-flash-preview",
         "anthropic",
         [block],
+        names={RESULT.id: RESULT.name},  # gemini needs the name the anthropic block lacks
         registry=registry,
         min_evidence="live-verified",
     )

@@ -316,7 +316,7 @@ def test_evidence_policy_migration_adds_the_default_beside_existing_rows(engine:
         assert connection.scalar(sa.text("SELECT count(*) FROM engine")) == 1
     with pytest.raises(sa.exc.IntegrityError), engine.begin() as connection:
         connection.execute(sa.text("UPDATE evidence_policy SET max_age_days = -1"))
-    db.downgrade(engine, "0005")
+    db.downgrade(engine, "0006")
     assert "evidence_policy" not in sa.inspect(engine).get_table_names()
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM engine")) == 1

@@ -1,0 +1,147 @@
+"""An engine's call-id rule: seeded, recorded, moved, and applied by the resolver and the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from cli_helpers import failed, ok, run
+from click.testing import CliRunner
+from toolwire.convert import IdMap, InvalidId, ToolResult
+from toolwire.registry import Registry, format_for, reformat_for, transfer
+
+TEXT = [{"type": "text", "text": "ok"}]
+
+
+def test_the_seeded_mistral_engine_keeps_mistral_ids(registry: Registry) -> None:
+    assert registry.engine("mistral").id_rule == "mistral"
+    assert registry.engine("openai").id_rule is None
+
+
+def test_format_for_checks_the_engine_rule_or_maps_with_ids(registry: Registry) -> None:
+    ok_result = ToolResult(name="t", id="abcDEF123", content=TEXT)
+    (message,) = format_for("mistral", "mistral-large-latest", [ok_result], registry=registry)
+    assert message["tool_call_id"] == "abcDEF123"
+    openai_id = ToolResult(name="t", id="call_abc", content=TEXT)
+    with pytest.raises(InvalidId, match="openai wire: call id 'call_abc' breaks the mistral rule"):
+        format_for("mistral", "mistral-large-latest", [openai_id], registry=registry)
+    # another engine on the same wire takes it
+    assert format_for("openai", "gpt-4o", [openai_id], registry=registry)
+    m = IdMap()
+    (mapped,) = format_for("mistral", "mistral-large-latest", [openai_id], registry=registry, ids=m)
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", mapped["tool_call_id"])
+    assert mapped["tool_call_id"] == m.id("mistral", "call_abc")
+    assert m.original("mistral", mapped["tool_call_id"]) == "call_abc"
+
+
+def test_reformat_for_maps_to_the_engine_rule(registry: Registry) -> None:
+    blocks = [{"type": "tool_result", "tool_use_id": "toolu_01ABC", "content": "ok"}]
+    with pytest.raises(InvalidId, match="mistral rule"):
+        reformat_for("mistral", "mistral-large-latest", "anthropic", blocks, registry=registry)
+    m = IdMap()
+    (message,) = reformat_for(
+        "mistral", "mistral-large-latest", "anthropic", blocks, registry=registry, ids=m
+    )
+    assert m.original("mistral", message["tool_call_id"]) == "toolu_01ABC"
+
+
+def test_engine_add_show_and_a_bad_rule(runner: CliRunner, url: str) -> None:
+    args = ("--provider", "p", "--family", "openai", "--wire", "openai", "--kind", "self-hosted")
+    ok(run(runner, url, "engine", "add", "vllm-mistral", *args, "--id-rule", "mistral"))
+    shown = json.loads(ok(run(runner, url, "engine", "show", "vllm-mistral", "--format", "json")))
+    assert shown["id_rule"] == "mistral"
+    table = ok(run(runner, url, "engine", "show", "vllm-mistral", "--wide")).splitlines()
+    assert "ID_RULE" in table[0].split() and "mistral" in table[1].split()
+    failed(run(runner, url, "engine", "add", "x", *args, "--id-rule", "kimi"), "kimi")
+
+
+def test_export_import_and_diff_carry_the_rule(
+    registry: Registry, second_database_url: str, tmp_path: Path
+) -> None:
+    document = transfer.export(registry, ["mistral"])
+    text = transfer.dump_toml(document)
+    assert 'id_rule = "mistral"' in text
+    path = tmp_path / "mistral.toml"
+    path.write_text(text.replace('id_rule = "mistral"', 'id_rule = "bedrock"'), encoding="utf-8")
+    data, changed = transfer.read_document(path)
+    assert [c for c in transfer.diff(document, changed) if "id_rule" in str(c)]
+    transfer.import_document(registry, data, source=str(path), by="ops")
+    assert registry.engine("mistral").id_rule == "bedrock"
+    path.write_text(text, encoding="utf-8")
+    data, _ = transfer.read_document(path)
+    other = Registry(second_database_url)
+    try:
+        transfer.import_document(other, data, source=str(path), by="ops")
+        assert other.engine("mistral").id_rule == "mistral"
+        assert transfer.dump_toml(transfer.export(other, ["mistral"])) == text
+    finally:
+        other.close()
+
+
+def test_format_map_ids_prints_the_mapping_on_stderr(runner: CliRunner, url: str) -> None:
+    result = {"content": TEXT}
+    args = ("format", "anthropic", "claude-sonnet-4-5", "-", "--id", "functions.bash:0")
+    failed(run(runner, url, *args, input=json.dumps(result)), "breaks the anthropic rule")
+    done = run(runner, url, *args, "--map-ids", input=json.dumps(result))
+    assert done.exit_code == 0, done.output
+    (message,) = json.loads(done.stdout)
+    sent = message["content"][0]["tool_use_id"]
+    assert json.loads(done.stderr) == {"ids": {"functions.bash:0": sent}, "names": {}}
+    assert sent == IdMap().id("anthropic", "functions.bash:0")  # what the caller can redo
+    gemini = run(
+        runner,
+        url,
+        "format",
+        "gemini",
+        "gemini-3-flash-preview",
+        "-",
+        "--id",
+        "c1",
+        "--name",
+        "1st tool",
+        "--map-ids",
+        input=json.dumps(result),
+    )
+    assert gemini.exit_code == 0, gemini.output
+    name = json.loads(gemini.stdout)[0]["parts"][0]["functionResponse"]["name"]
+    assert json.loads(gemini.stderr)["names"] == {"1st tool": name}
+
+
+def test_format_from_a_wire_maps_ids_only_when_the_wire_changes(
+    runner: CliRunner, url: str
+) -> None:
+    blocks = [{"role": "tool", "tool_call_id": "functions.bash:0", "content": "ok"}]
+    args = ("format", "anthropic", "claude-sonnet-4-5", "-", "--from", "openai", "--map-ids")
+    done = run(runner, url, *args, input=json.dumps(blocks))
+    assert done.exit_code == 0, done.output
+    sent = json.loads(done.stdout)[0]["content"][0]["tool_use_id"]
+    assert (
+        json.loads(done.stderr)["ids"] == {"functions.bash:0": sent}
+        and sent != blocks[0]["tool_call_id"]
+    )
+    same = ("format", "openai", "gpt-4o", "-", "--from", "openai", "--map-ids")
+    done = run(runner, url, *same, input=json.dumps(blocks))
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)[0]["tool_call_id"] == "functions.bash:0"
+    assert json.loads(done.stderr) == {"ids": {}, "names": {}}
+
+
+def test_format_reads_json_rpc_responses_without_taking_their_id(
+    runner: CliRunner, url: str
+) -> None:
+    response = {"jsonrpc": "2.0", "id": 3, "result": {"content": TEXT}}
+    failed(run(runner, url, "format", "openai", "gpt-4o", "-", input=json.dumps(response)), "no id")
+    out = ok(
+        run(runner, url, "format", "openai", "gpt-4o", "-", "--id", "c", input=json.dumps(response))
+    )
+    assert json.loads(out) == [{"role": "tool", "tool_call_id": "c", "content": "ok"}]
+    error = {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Unknown tool: x"}}
+    out = ok(
+        run(runner, url, "format", "anthropic", "claude-sonnet-4-5", "-", "--id", "c",
+            input=json.dumps(error))
+    )  # fmt: skip
+    (block,) = json.loads(out)[0]["content"]
+    assert block["is_error"] is True
+    assert block["content"] == [{"type": "text", "text": "MCP error -32602: Unknown tool: x"}]
