@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import REASONS, WIRES, IdMap, ToolResult, ToolwireError
+from toolwire.convert import REASONS, WIRES, IdMap, InvalidId, ToolResult, ToolwireError
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
@@ -212,7 +212,13 @@ def format_command(
             )
     ids = IdMap() if map_ids else None
     # blocks going back to the wire they came from keep their ids (the provider's own)
-    payload = resolution.format(results, ids=None if source == resolution.wire else ids)
+    try:
+        payload = resolution.format(results, ids=None if source == resolution.wire else ids)
+    except InvalidId as exc:  # the library's fix names its keyword; here it is the flag
+        head = str(exc).rsplit("; pass ids=IdMap()", 1)[0]
+        raise click.ClickException(
+            head if map_ids else f"{head}; pass --map-ids to map it (the mapping goes to stderr)"
+        ) from None
     if ids is not None:
         mapping: dict[str, dict[str, str]] = {"ids": {}, "names": {}}
         for entry in ids.items():

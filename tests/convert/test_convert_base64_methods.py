@@ -138,7 +138,8 @@ def test_use_picks_the_method_and_the_conversion_follows(strict_check: str) -> N
     png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + os.urandom(64)).decode("ascii")
     broken = png[:40] + "-" + png[41:]
     for data, native in ((png, True), (broken, False)):
-        result = ToolResult(content=[{"type": "image", "data": data, "mimeType": "image/png"}])
+        item = {"type": "image", "data": data, "mimeType": "image/png"}
+        result = ToolResult(id="call_1", name="shot", content=[item])
         output = result.to("responses", image_input=True)["output"]
         assert (type(output) is list and output[0]["type"] == "input_image") is native
 

@@ -191,11 +191,15 @@ def test_hoisted_turns_are_valid_for_any_results(
 
 def test_nothing_to_hoist_gives_the_tool_messages_alone_from_any_iterable() -> None:
     texts = [
-        ToolResult.from_mcp({"content": [{"type": "text", "text": f"ok {i}"}]}, id=f"c{i}")
+        ToolResult.from_mcp(
+            {"content": [{"type": "text", "text": f"ok {i}"}]}, id=f"c{i}", name="clock"
+        )
         for i in range(3)
     ]
-    blank = ToolResult(id="c9", content=[{"type": "text", "text": " "}])
-    noted = ToolResult(id="c8", content=[{"type": "text", "text": "n", "annotations": {}}])
+    blank = ToolResult(id="c9", name="clock", content=[{"type": "text", "text": " "}])
+    noted = ToolResult(
+        id="c8", name="clock", content=[{"type": "text", "text": "n", "annotations": {}}]
+    )
     batch = [*texts, blank, noted]
     for wire in ("openai", "ollama"):
         plain = format_tool_results(wire, batch)
@@ -209,7 +213,7 @@ def test_nothing_to_hoist_gives_the_tool_messages_alone_from_any_iterable() -> N
 
 
 def test_media_after_plain_texts_is_still_hoisted_from_a_generator() -> None:
-    text = ToolResult(id="c0", content=[{"type": "text", "text": "first"}])
+    text = ToolResult(id="c0", name="clock", content=[{"type": "text", "text": "first"}])
     for wire in ("openai", "ollama"):
         expected = format_tool_results(wire, [text, SHOT, text], **ALL)
         assert len(expected) == 4  # three tool messages, then the user turn

@@ -83,7 +83,12 @@ def test_export_import_and_diff_carry_the_rule(
 def test_format_map_ids_prints_the_mapping_on_stderr(runner: CliRunner, url: str) -> None:
     result = {"content": TEXT}
     args = ("format", "anthropic", "claude-sonnet-4-5", "-", "--id", "functions.bash:0")
-    failed(run(runner, url, *args, input=json.dumps(result)), "breaks the anthropic rule")
+    refused = run(runner, url, *args, input=json.dumps(result))
+    failed(refused, "breaks the anthropic rule")
+    assert refused.output.rstrip().endswith(
+        "; pass --map-ids to map it (the mapping goes to stderr)"
+    )
+    assert "IdMap" not in refused.output  # the CLI names its flag, not the library's keyword
     done = run(runner, url, *args, "--map-ids", input=json.dumps(result))
     assert done.exit_code == 0, done.output
     (message,) = json.loads(done.stdout)
