@@ -62,7 +62,7 @@ from .errors import (
     UnknownEngine,
 )
 from .observations import EVIDENCE_OUTCOMES, agrees
-from .records import Claim, EngineSnapshot
+from .records import Claim, Rule
 from .store import Registry
 from .tables import claim_table, engine_table, model_table, observation_table
 from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, evidence_rank
@@ -456,7 +456,10 @@ class _Plan:
 class _Held:
     """What an engine already holds that an import must respect."""
 
-    snapshot: EngineSnapshot
+    #: the engine's rules in order, with their claims of the catalog's capabilities
+    rules: tuple[Rule, ...]
+    #: capability -> the engine's own claim
+    general: Mapping[str, Claim]
     #: (model, capability) -> the model's claim
     claims: Mapping[tuple[str, str], tuple[bool, str, str, str | None, str]]
     #: (model, capability) -> (observation id, outcome, day)
@@ -549,7 +552,7 @@ def _plan(
     )
     for name in sorted(explicit - present):
         raise UnknownEngine(name, connection.scalars(select(engine_table.c.name)))
-    held = {name: _held(connection, name) for name in sorted(present)}
+    held = _held(connection, sorted(present))
     plan = _Plan()
     chosen: dict[tuple[str, str, str], tuple[bool, _Entry]] = {}
     mixed: set[tuple[str, str, str]] = set()
@@ -624,11 +627,18 @@ def _with(row: CatalogRow, **changes: Any) -> CatalogRow:
     return CatalogRow(**{**values, **changes})
 
 
-def _held(connection: Connection, engine: str) -> _Held:
-    snapshot = q.snapshot(connection, engine, models=())
-    engine_id = q.engine_id(connection, engine)
+def _held(connection: Connection, engines: list[str]) -> dict[str, _Held]:
+    """Return what each of ``engines`` holds: one snapshot each, one query for all claims
+    and one for all observations of the catalog's capabilities."""
+    claims: dict[str, dict[tuple[str, str], tuple[bool, str, str, str | None, str]]] = {
+        name: {} for name in engines
+    }
+    seen: dict[str, dict[tuple[str, str], tuple[int, str, str]]] = {name: {} for name in engines}
+    if not engines:
+        return {}
     rows = connection.execute(
         select(
+            engine_table.c.name,
             model_table.c.model_id,
             claim_table.c.capability,
             claim_table.c.value,
@@ -638,18 +648,17 @@ def _held(connection: Connection, engine: str) -> _Held:
             claim_table.c.recorded_by,
         )
         .join(model_table, model_table.c.id == claim_table.c.model_row_id)
+        .join(engine_table, engine_table.c.id == claim_table.c.engine_id)
         .where(
-            claim_table.c.engine_id == engine_id,
+            engine_table.c.name.in_(engines),
             claim_table.c.capability.in_(CATALOG_CAPABILITIES),
         )
     )
-    claims = {
-        (model, capability): (bool(value), status, evidence, source, by)
-        for model, capability, value, status, evidence, source, by in rows
-    }
-    seen: dict[tuple[str, str], tuple[int, str, str]] = {}
+    for engine, model, capability, value, status, evidence, source, by in rows:
+        claims[engine][(model, capability)] = (bool(value), status, evidence, source, by)
     observed = connection.execute(
         select(
+            observation_table.c.engine,
             observation_table.c.model,
             observation_table.c.scenario,
             observation_table.c.id,
@@ -657,15 +666,35 @@ def _held(connection: Connection, engine: str) -> _Held:
             observation_table.c.observed_at,
         )
         .where(
-            observation_table.c.engine == engine,
+            observation_table.c.engine.in_(engines),
             observation_table.c.scenario.in_(CATALOG_CAPABILITIES),
             observation_table.c.outcome.in_(EVIDENCE_OUTCOMES),
         )
         .order_by(observation_table.c.id)
     )
-    for model, scenario, found_id, outcome, observed_at in observed:
-        seen[(model, scenario)] = (int(found_id), outcome, observed_at.date().isoformat())
-    return _Held(snapshot, claims, seen)
+    for engine, model, scenario, found_id, outcome, observed_at in observed:
+        seen[engine][(model, scenario)] = (int(found_id), outcome, observed_at.date().isoformat())
+    general: dict[str, dict[str, Claim]] = {name: {} for name in engines}
+    rule_claims: dict[int, dict[str, Claim]] = {}
+    found = connection.execute(
+        q.claim_select().where(
+            engine_table.c.name.in_(engines),
+            claim_table.c.model_row_id.is_(None),
+            claim_table.c.capability.in_(CATALOG_CAPABILITIES),
+        )
+    )
+    for claim in map(q.to_claim, found):
+        if claim.rule is not None:
+            rule_claims.setdefault(claim.rule, {})[claim.capability] = claim
+        else:
+            general[claim.engine][claim.capability] = claim
+    rules: dict[str, list[Rule]] = {name: [] for name in engines}
+    listed = connection.execute(q.rule_select().where(engine_table.c.name.in_(engines)))
+    for rule in q.to_rules(listed, rule_claims):
+        rules[rule.engine].append(rule)
+    return {
+        name: _Held(tuple(rules[name]), general[name], claims[name], seen[name]) for name in engines
+    }
 
 
 def _decide(
@@ -699,7 +728,7 @@ def _decide(
             reason="observation",
             detail=f"observation #{seen[0]}: {seen[1]} on {seen[2]}",
         )
-    general, where = _general(held.snapshot, model, capability)
+    general, where = _general(held, model, capability)
     if (
         general is not None
         and general.value != value
@@ -719,12 +748,14 @@ def _decide(
     return _with(row, action="changed", detail=f"was {_bool(current[0])} [{current[1]}]")
 
 
-def _general(snapshot: EngineSnapshot, model: str, capability: str) -> tuple[Claim | None, str]:
+def _general(held: _Held, model: str, capability: str) -> tuple[Claim | None, str]:
     """Return the claim that decides for ``model`` without a claim of its own."""
-    for rule in reversed(snapshot.matching_rules(model)):
-        if capability in rule.claims:
+    # the last matching rule that claims it (matching only the rules that do: a model
+    # is checked against a few rules, not every regex of the engine)
+    for rule in reversed(held.rules):
+        if capability in rule.claims and rule.matches(model):
             return rule.claims[capability], f"rule:{rule.id} {rule.match} '{rule.pattern}'"
-    return snapshot.claims.get(capability), "engine"
+    return held.general.get(capability), "engine"
 
 
 def _prune(
