@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 
 from . import _validate as check
 from ._wbase import CLAIM_FIELDS, WriterBase, as_date
@@ -96,14 +97,18 @@ class Bulk(WriterBase):
         if not items:
             return report
         engines = self._engine_ids({c.engine for c in items})
+        by_engine: dict[str, list[ClaimInput]] = {engine: [] for engine in engines}
+        for item in items:
+            by_engine[item.engine].append(item)
+        models = self._models_of(engines, by_engine, recorded_by, report)
         wanted: dict[tuple[int, str, str], tuple[ClaimInput, Any, Any, str]] = {}
         for engine, engine_id in engines.items():
-            mine = [c for c in items if c.engine == engine]
-            models = self._models_of(engine, engine_id, mine, recorded_by, report)
+            mine = by_engine[engine]
             rules = self._rules_of(engine, engine_id, mine)
             for claim in mine:
                 if claim.model is not None:
-                    key, model_row, rule_id = f"model:{claim.model}", models[claim.model], None
+                    key, rule_id = f"model:{claim.model}", None
+                    model_row = models[(engine_id, claim.model)]
                     label = f"model {claim.model}"
                 elif claim.rule is not None:
                     rule_id, match, pattern = rules[claim.rule]
@@ -163,7 +168,7 @@ class Bulk(WriterBase):
         if inserts:
             # one executemany without RETURNING (one statement), then the new ids in one
             # query: RETURNING in parameter order is a statement per row on SQLite
-            self._connection.execute(insert(claim_table), inserts)
+            insert_many(self._connection, claim_table, inserts)
             ids = {
                 (row.engine_id, row.subject_key, row.capability): row.id
                 for row in self._connection.execute(
@@ -187,7 +192,7 @@ class Bulk(WriterBase):
                 updates,
             )
         if events:
-            self._connection.execute(insert(claim_event_table), events)
+            insert_many(self._connection, claim_event_table, events)
             self.changed = True
         return report
 
@@ -238,27 +243,34 @@ class Bulk(WriterBase):
 
     def _models_of(
         self,
-        engine: str,
-        engine_id: int,
-        claims: list[ClaimInput],
+        engines: Mapping[str, int],
+        claims: Mapping[str, list[ClaimInput]],
         actor: str,
         report: ClaimsReport,
-    ) -> dict[str, int]:
-        wanted = sorted({c.model for c in claims if c.model is not None})
-        found: dict[str, int] = {}
-        for start in range(0, len(wanted), _CHUNK):
-            rows = self._connection.execute(
-                select(model_table.c.model_id, model_table.c.id).where(
-                    model_table.c.engine_id == engine_id,
-                    model_table.c.model_id.in_(wanted[start : start + _CHUNK]),
-                )
-            ).all()
-            found.update((model_id, int(row_id)) for model_id, row_id in rows)
-        missing = [m for m in wanted if m not in found]
+    ) -> dict[tuple[int, str], int]:
+        """Return (engine id, model id) -> model row of every model the claims name.
+
+        The missing ones are recorded, with their change events, in one statement each
+        for all engines (in engine order, then model id), whatever the number of engines.
+        """
+        wanted = {
+            engines[engine]: sorted({c.model for c in mine if c.model is not None})
+            for engine, mine in claims.items()
+        }
+        found = self._model_rows(wanted)
+        missing = [
+            (engine, engine_id, m)
+            for engine, engine_id in engines.items()
+            for m in wanted[engine_id]
+            if (engine_id, m) not in found
+        ]
         if missing:
             now = utcnow()
-            ids = self._connection.execute(
-                insert(model_table).returning(model_table.c.id, sort_by_parameter_order=True),
+            # executemany without RETURNING is one statement (RETURNING in parameter
+            # order is a statement per row on SQLite); the ids are read back after
+            insert_many(
+                self._connection,
+                model_table,
                 [
                     {
                         "engine_id": engine_id,
@@ -268,12 +280,16 @@ class Bulk(WriterBase):
                         "created_at": now,
                         "created_by": actor,
                     }
-                    for m in missing
+                    for _, engine_id, m in missing
                 ],
-            ).scalars()
-            found.update(zip(missing, ids, strict=True))
-            self._connection.execute(
-                insert(change_event_table),
+            )
+            new: dict[int, list[str]] = {}
+            for _, engine_id, m in missing:
+                new.setdefault(engine_id, []).append(m)
+            found.update(self._model_rows(new))
+            insert_many(
+                self._connection,
+                change_event_table,
                 [
                     {
                         "engine": engine,
@@ -285,11 +301,26 @@ class Bulk(WriterBase):
                         "occurred_at": now,
                         "reason": "recorded by a claim",
                     }
-                    for m in missing
+                    for engine, _, m in missing
                 ],
             )
             report.new_models += len(missing)
             self.changed = True
+        return found
+
+    def _model_rows(self, wanted: Mapping[int, list[str]]) -> dict[tuple[int, str], int]:
+        """Return the rows of the models ``wanted`` (engine id -> model ids) that exist."""
+        engine_ids = sorted(e for e, ids in wanted.items() if ids)
+        names = sorted({m for ids in wanted.values() for m in ids})
+        found: dict[tuple[int, str], int] = {}
+        for start in range(0, len(names), _CHUNK):
+            rows = self._connection.execute(
+                select(model_table.c.engine_id, model_table.c.model_id, model_table.c.id).where(
+                    model_table.c.engine_id.in_(engine_ids),
+                    model_table.c.model_id.in_(names[start : start + _CHUNK]),
+                )
+            ).all()
+            found.update(((int(e), m), int(row_id)) for e, m, row_id in rows)
         return found
 
     def _rules_of(
@@ -337,6 +368,41 @@ class Bulk(WriterBase):
             ).where(claim_table.c.engine_id.in_(engine_ids))
         ).all()
         return {(row.engine_id, row.subject_key, row.capability): row for row in rows}
+
+
+def insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (dicts with the same keys, every column given) in one executemany.
+
+    What ``connection.execute(insert(table), rows)`` writes, without its per-row
+    parameter handling: the statement is compiled once, each column's bind processor
+    (the UTC datetimes, SQLite's dates) runs once per distinct value, and the rows go to
+    the driver's ``executemany`` as they are.
+    """
+    if not rows:
+        return
+    keys = list(rows[0])
+    dialect = connection.dialect
+    compiled = insert(table).compile(dialect=dialect, column_keys=keys)
+    named = compiled.positiontup is None
+    order = keys if named else list(compiled.positiontup or ())
+    processors = [table.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in order]
+    columns: list[list[Any]] = []
+    for key, process in zip(order, processors, strict=True):
+        column = [row[key] for row in rows]
+        if process is not None:
+            done: dict[Any, Any] = {}  # most values repeat (one timestamp, one actor)
+            for value in column:
+                if value is not None and value not in done:
+                    done[value] = process(value)
+            column = [None if value is None else done[value] for value in column]
+        columns.append(column)
+    values = list(zip(*columns, strict=True))
+    if named:
+        connection.exec_driver_sql(
+            compiled.string, [dict(zip(order, v, strict=True)) for v in values]
+        )
+    else:
+        connection.exec_driver_sql(compiled.string, values)
 
 
 def _fields(claim: ClaimInput) -> dict[str, Any]:

@@ -34,6 +34,7 @@ its own claims that the catalog no longer supports.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import importlib.util
@@ -42,8 +43,10 @@ import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata, resources
+from itertools import repeat
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -62,7 +65,7 @@ from .errors import (
     UnknownEngine,
 )
 from .observations import EVIDENCE_OUTCOMES, agrees
-from .records import Claim, EngineSnapshot
+from .records import Claim, Rule
 from .store import Registry
 from .tables import claim_table, engine_table, model_table, observation_table
 from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, evidence_rank
@@ -320,7 +323,7 @@ def _bad(source: str, at: tuple[str | int, ...], wanted: str, got: object) -> In
 
 
 def _strings(source: str, at: tuple[str | int, ...], value: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str, len(value)))):
         raise _bad(source, at, "a list of strings", value)
     return value
 
@@ -343,24 +346,28 @@ def _models_dev(data: object) -> Iterator[_Entry]:
         if not isinstance(models, dict):
             raise _bad(source, (*where, "models"), "an object of models", models)
         for key, model in models.items():
-            at = (*where, "models", key)
+            # the path of an entry is built only for an error (it costs on every entry)
             if not isinstance(model, dict):
-                raise _bad(source, at, "a model object", model)
+                raise _bad(source, (*where, "models", key), "a model object", model)
             model_id = model.get("id", key)
             if not isinstance(model_id, str):
-                raise _bad(source, (*at, "id"), "a string", model_id)
+                raise _bad(source, (*where, "models", key, "id"), "a string", model_id)
             values: dict[str, tuple[bool, str]] = {}
+            entry = f"{provider}/{key}"
             modalities = model.get("modalities")
             if modalities is not None:
                 if not isinstance(modalities, dict):
-                    raise _bad(source, (*at, "modalities"), "an object", modalities)
+                    raise _bad(
+                        source, (*where, "models", key, "modalities"), "an object", modalities
+                    )
                 inputs = modalities.get("input")
                 if inputs is not None:
-                    listed = _strings(source, (*at, "modalities", "input"), inputs)
-                    name = f"models.dev {provider}/{key}"
-                    for capability, kind in (("image_input", "image"), ("pdf_input", "pdf")):
-                        values[capability] = _listed(name, "modalities.input", kind, listed)
-            yield _Entry(provider, f"{provider}/{key}", model_id, values)
+                    at = (*where, "models", key, "modalities", "input")
+                    listed = _strings(source, at, inputs)
+                    name = "models.dev " + entry
+                    values["image_input"] = _listed(name, "modalities.input", "image", listed)
+                    values["pdf_input"] = _listed(name, "modalities.input", "pdf", listed)
+            yield _Entry(provider, entry, model_id, values)
 
 
 def _litellm(data: object) -> Iterator[_Entry]:
@@ -456,7 +463,10 @@ class _Plan:
 class _Held:
     """What an engine already holds that an import must respect."""
 
-    snapshot: EngineSnapshot
+    #: the engine's rules in order, with their claims of the catalog's capabilities
+    rules: tuple[Rule, ...]
+    #: capability -> the engine's own claim
+    general: Mapping[str, Claim]
     #: (model, capability) -> the model's claim
     claims: Mapping[tuple[str, str], tuple[bool, str, str, str | None, str]]
     #: (model, capability) -> (observation id, outcome, day)
@@ -498,6 +508,42 @@ def import_catalog(
     if origin is None:
         origin = digest or f"sha256 {_digest(parsed)}"
     check.text(origin, "origin")
+    with _cycles_paused():
+        return _import(
+            registry, source, parsed, recorded_by, origin, status, engines, prune, dry_run
+        )
+
+
+@contextmanager
+def _cycles_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while an import plans and writes.
+
+    Reading a catalog makes tens of thousands of small, acyclic, long-lived objects
+    (entries, rows, parameters): each threshold crossing would make the collector walk
+    them and the parsed JSON again, about a sixth of the import's time, and find
+    nothing. Reference counting still frees everything; the collector runs as before
+    afterwards (and stays off if it was off).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _import(
+    registry: Registry,
+    source: str,
+    parsed: Any,
+    recorded_by: str,
+    origin: str,
+    status: str,
+    engines: Mapping[str, Sequence[str]] | None,
+    prune: bool,
+    dry_run: bool,
+) -> CatalogReport:
     entries = list(_READERS[source](parsed))  # the whole file is checked before any write
     mapping = engine_map(source, engines)
     explicit = {e for provider in engines or {} for e in mapping.get(provider, ())}
@@ -549,7 +595,7 @@ def _plan(
     )
     for name in sorted(explicit - present):
         raise UnknownEngine(name, connection.scalars(select(engine_table.c.name)))
-    held = {name: _held(connection, name) for name in sorted(present)}
+    held = _held(connection, sorted(present))
     plan = _Plan()
     chosen: dict[tuple[str, str, str], tuple[bool, _Entry]] = {}
     mixed: set[tuple[str, str, str]] = set()
@@ -573,16 +619,34 @@ def _plan(
         for engine in engines:
             for capability in CATALOG_CAPABILITIES:
                 said = entry.values.get(capability)
-                row = CatalogRow("skipped", entry.provider, entry.entry, engine, entry.model)
                 if said is None:
-                    plan.rows.append(_with(row, capability=capability, reason="no_value"))
+                    plan.rows.append(
+                        CatalogRow(
+                            "skipped",
+                            entry.provider,
+                            entry.entry,
+                            engine,
+                            entry.model,
+                            capability,
+                            reason="no_value",
+                        )
+                    )
                     continue
                 key = (engine, entry.model, capability)
                 if key in chosen:
                     first = chosen[key][0]
                     if first == said[0]:
                         plan.rows.append(
-                            _with(row, capability=capability, value=said[0], reason="listed_twice")
+                            CatalogRow(
+                                "skipped",
+                                entry.provider,
+                                entry.entry,
+                                engine,
+                                entry.model,
+                                capability,
+                                said[0],
+                                "listed_twice",
+                            )
                         )
                     else:
                         mixed.add(key)
@@ -624,11 +688,18 @@ def _with(row: CatalogRow, **changes: Any) -> CatalogRow:
     return CatalogRow(**{**values, **changes})
 
 
-def _held(connection: Connection, engine: str) -> _Held:
-    snapshot = q.snapshot(connection, engine, models=())
-    engine_id = q.engine_id(connection, engine)
+def _held(connection: Connection, engines: list[str]) -> dict[str, _Held]:
+    """Return what each of ``engines`` holds: one snapshot each, one query for all claims
+    and one for all observations of the catalog's capabilities."""
+    claims: dict[str, dict[tuple[str, str], tuple[bool, str, str, str | None, str]]] = {
+        name: {} for name in engines
+    }
+    seen: dict[str, dict[tuple[str, str], tuple[int, str, str]]] = {name: {} for name in engines}
+    if not engines:
+        return {}
     rows = connection.execute(
         select(
+            engine_table.c.name,
             model_table.c.model_id,
             claim_table.c.capability,
             claim_table.c.value,
@@ -638,18 +709,17 @@ def _held(connection: Connection, engine: str) -> _Held:
             claim_table.c.recorded_by,
         )
         .join(model_table, model_table.c.id == claim_table.c.model_row_id)
+        .join(engine_table, engine_table.c.id == claim_table.c.engine_id)
         .where(
-            claim_table.c.engine_id == engine_id,
+            engine_table.c.name.in_(engines),
             claim_table.c.capability.in_(CATALOG_CAPABILITIES),
         )
     )
-    claims = {
-        (model, capability): (bool(value), status, evidence, source, by)
-        for model, capability, value, status, evidence, source, by in rows
-    }
-    seen: dict[tuple[str, str], tuple[int, str, str]] = {}
+    for engine, model, capability, value, status, evidence, source, by in rows:
+        claims[engine][(model, capability)] = (bool(value), status, evidence, source, by)
     observed = connection.execute(
         select(
+            observation_table.c.engine,
             observation_table.c.model,
             observation_table.c.scenario,
             observation_table.c.id,
@@ -657,15 +727,35 @@ def _held(connection: Connection, engine: str) -> _Held:
             observation_table.c.observed_at,
         )
         .where(
-            observation_table.c.engine == engine,
+            observation_table.c.engine.in_(engines),
             observation_table.c.scenario.in_(CATALOG_CAPABILITIES),
             observation_table.c.outcome.in_(EVIDENCE_OUTCOMES),
         )
         .order_by(observation_table.c.id)
     )
-    for model, scenario, found_id, outcome, observed_at in observed:
-        seen[(model, scenario)] = (int(found_id), outcome, observed_at.date().isoformat())
-    return _Held(snapshot, claims, seen)
+    for engine, model, scenario, found_id, outcome, observed_at in observed:
+        seen[engine][(model, scenario)] = (int(found_id), outcome, observed_at.date().isoformat())
+    general: dict[str, dict[str, Claim]] = {name: {} for name in engines}
+    rule_claims: dict[int, dict[str, Claim]] = {}
+    found = connection.execute(
+        q.claim_select().where(
+            engine_table.c.name.in_(engines),
+            claim_table.c.model_row_id.is_(None),
+            claim_table.c.capability.in_(CATALOG_CAPABILITIES),
+        )
+    )
+    for claim in map(q.to_claim, found):
+        if claim.rule is not None:
+            rule_claims.setdefault(claim.rule, {})[claim.capability] = claim
+        else:
+            general[claim.engine][claim.capability] = claim
+    rules: dict[str, list[Rule]] = {name: [] for name in engines}
+    listed = connection.execute(q.rule_select().where(engine_table.c.name.in_(engines)))
+    for rule in q.to_rules(listed, rule_claims):
+        rules[rule.engine].append(rule)
+    return {
+        name: _Held(tuple(rules[name]), general[name], claims[name], seen[name]) for name in engines
+    }
 
 
 def _decide(
@@ -699,7 +789,7 @@ def _decide(
             reason="observation",
             detail=f"observation #{seen[0]}: {seen[1]} on {seen[2]}",
         )
-    general, where = _general(held.snapshot, model, capability)
+    general, where = _general(held, model, capability)
     if (
         general is not None
         and general.value != value
@@ -719,12 +809,14 @@ def _decide(
     return _with(row, action="changed", detail=f"was {_bool(current[0])} [{current[1]}]")
 
 
-def _general(snapshot: EngineSnapshot, model: str, capability: str) -> tuple[Claim | None, str]:
+def _general(held: _Held, model: str, capability: str) -> tuple[Claim | None, str]:
     """Return the claim that decides for ``model`` without a claim of its own."""
-    for rule in reversed(snapshot.matching_rules(model)):
-        if capability in rule.claims:
+    # the last matching rule that claims it (matching only the rules that do: a model
+    # is checked against a few rules, not every regex of the engine)
+    for rule in reversed(held.rules):
+        if capability in rule.claims and rule.matches(model):
             return rule.claims[capability], f"rule:{rule.id} {rule.match} '{rule.pattern}'"
-    return snapshot.claims.get(capability), "engine"
+    return held.general.get(capability), "engine"
 
 
 def _prune(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 import pytest
+from sqlalchemy import text
 from toolwire.registry import (
     ClaimInput,
     DuplicateEntry,
@@ -220,6 +222,62 @@ def test_set_claims_writes_many_with_events_once(registry: Registry) -> None:
     )
     assert kept.left == 1
     assert registry.model("openai", "bulk-1").claims["image_input"].value is True  # type: ignore[union-attr]
+
+
+def test_set_claims_rows_read_back_as_set_claims_do(registry: Registry) -> None:
+    """The bulk path's rows (one executemany per table, for several engines at once) read
+    back as the one-claim path's: the date, the UTC times, the boolean, the model rows and
+    every history event."""
+    engines = [engine.name for engine in registry.engines()][:2]
+    day = date(2026, 1, 2)
+    said = {"status": "documented", "evidence": "docs", "source": "s", "verified_at": day}
+    for engine in engines:
+        registry.set_claim(engine, "pdf_input", True, model="one", recorded_by="ops", **said)
+    registry.set_claims(
+        [ClaimInput(e, "pdf_input", True, "documented", "docs", "s", day, "bulk") for e in engines],
+        recorded_by="ops",
+    )
+    log = registry.log(by="ops")
+    for engine in engines:
+        one, bulk = (registry.model(engine, m) for m in ("one", "bulk"))
+        assert one is not None and bulk is not None
+        assert bulk.created_at.utcoffset() == timedelta(0) and bulk.created_by == "ops"
+        mine, theirs = one.claims["pdf_input"], bulk.claims["pdf_input"]
+        assert theirs.value is True and theirs.verified_at == day
+        assert theirs.recorded_at.utcoffset() == timedelta(0)
+        back = replace(theirs, model="one", subject_key="model:one", recorded_at=mine.recorded_at)
+        assert back == mine
+        events = {e.subject: e for e in registry.claim_history(engine, capability="pdf_input")}
+        first, second = events["model one"], events["model bulk"]
+        assert second.new_verified_at == day and second.new_value is True
+        assert second.occurred_at.utcoffset() == timedelta(0)
+        assert (
+            replace(
+                second,
+                id=first.id,
+                subject_key=first.subject_key,
+                subject=first.subject,
+                occurred_at=first.occurred_at,
+            )
+            == first
+        )
+        added = [e for e in log if e.engine == engine and e.what == "model add"]
+        assert sorted(e.subject for e in added) == ["model bulk", "model one"]
+        assert added[0].changes == added[1].changes
+    # as stored: the same text form of each value (a time compared in SQL is compared
+    # as stored), not only the same value read back
+    stored = (
+        "SELECT CAST(c.recorded_at AS TEXT), CAST(c.verified_at AS TEXT), CAST(c.value AS TEXT),"
+        " CAST(m.created_at AS TEXT), CAST(e.occurred_at AS TEXT), CAST(e.new_verified_at AS"
+        " TEXT), CAST(e.new_value AS TEXT) FROM claim c JOIN model m ON m.id = c.model_row_id"
+        " JOIN claim_event e ON e.claim_id = c.id WHERE c.capability = 'pdf_input'"
+        " AND m.model_id = :model"
+    )
+    with registry._engine.connect() as connection:
+        one, bulk = (connection.execute(text(stored), {"model": m}).all() for m in ("one", "bulk"))
+    shape = [[(len(v), v[:2]) for v in row] for row in one]
+    assert len(one) == len(bulk) == len(engines)
+    assert [[(len(v), v[:2]) for v in row] for row in bulk] == shape
 
 
 def test_set_claims_checks_everything_before_writing(registry: Registry) -> None:
