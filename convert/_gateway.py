@@ -56,8 +56,8 @@ def convert_tool_results(
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
         raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
-    if source_wire == target_wire:  # ids go back to the provider that minted them as they are
-        unknown.pop("ids", None)
+    if source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule")):
+        unknown.pop("ids", None)  # ids go back to the provider that minted them as they are
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []
@@ -75,6 +75,14 @@ def convert_tool_results(
         response_tag=response_tag,
         **unknown,
     )
+
+
+def _other_rule(wire: str, id_rule: object) -> bool:
+    """Return True when ``id_rule`` is not ``wire``'s own: the engine behind the route is
+    another provider on the same wire (Mistral's ids on the openai wire), so its ids
+    were not minted there and may need the map."""
+    own = TABLE[wire].id_rule
+    return id_rule is not None and (own is None or id_rule != own.name)
 
 
 def read_block(

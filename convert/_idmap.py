@@ -262,12 +262,32 @@ def apply(
     for result in results:
         if isinstance(result, ToolResult):
             new_id = result.id if id_target is None else ids._map(id_target, result.id, "id")
+            if rule is not None and spec.id_rule is not None and rule != spec.id_rule:
+                _both(rule, spec.id_rule, new_id, wire)
             new_name = result.name
             if spec.name_rule is not None:
                 new_name = ids._map(wire, result.name, "name")
             result = renamed(result, new_id, new_name)
         out.append(result)
     return out
+
+
+def _both(rule: IdRule, own: IdRule, mapped: str, wire: str) -> None:
+    """Refuse an id mapped under an engine's ``rule`` that ``wire``'s ``own`` rule breaks.
+
+    :raises InvalidId: naming both rules (the engine's rule is looser than its wire's).
+    """
+    try:
+        check_value(own, mapped, wire)
+    except InvalidId as exc:
+        raise InvalidId(
+            f"{wire} wire: the id {shown(mapped)} mapped under the engine's {rule.name} rule"
+            f" breaks the wire's {own.name} rule ({own.pattern}); give the engine an id rule"
+            f" at least as strict as its wire's (or none)",
+            wire=wire,
+            value=mapped,
+            rule=own.name,
+        ) from exc
 
 
 def prepare(wire: str, results: Iterable[object], ids: object, id_rule: object) -> list[Any]:

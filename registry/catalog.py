@@ -844,6 +844,9 @@ def _prune(
         for row in plan.rows
         if row.engine is not None and row.capability is not None and row.reason != "no_value"
     }
+    # a model the file still lists, under a provider this run does not map to the
+    # engine (an --engine-map given before and not now), is not gone: not pruned
+    read = [entry for entry in entries if entry.skip is None]
     rows: list[CatalogRow] = []
     for engine in sorted(reached):
         engine_id = connection.scalar(
@@ -851,6 +854,8 @@ def _prune(
         )
         if engine_id is None:
             continue
+        unmapped = {e.model for e in read if engine not in mapping.get(e.provider, ())}
+        unmapped -= {e.model for e in read if engine in mapping.get(e.provider, ())}
         found = connection.execute(
             select(
                 model_table.c.model_id,
@@ -863,7 +868,11 @@ def _prune(
             .order_by(model_table.c.model_id, claim_table.c.capability)
         )
         for model, capability, value, claim_source in found:
-            if owns(source, claim_source) and (engine, model, capability) not in listed:
+            if (
+                owns(source, claim_source)
+                and (engine, model, capability) not in listed
+                and model not in unmapped
+            ):
                 plan.retract.append((engine, model, capability))
                 rows.append(
                     CatalogRow(

@@ -168,8 +168,10 @@ def staleness(
     if days is None:
         return None
     checked = claim.verified_at
-    if claim.model is not None:
-        checked = agreeing.get((claim.model, claim.capability, claim.value), checked)
+    if claim.model is not None:  # the latest of its verification and an agreeing observation
+        seen = agreeing.get((claim.model, claim.capability, claim.value))
+        if seen is not None and (checked is None or seen > checked):
+            checked = seen
     if checked is None or checked >= on - timedelta(days=days):
         return None
     return Stale(claim, checked, days)

@@ -174,6 +174,8 @@ def _stale(obj: Context, filters: dict[str, Any], fmt: str) -> None:
         for s in found
         if not enabling or (s.claim.value and s.claim.status != "live-verified")
     ]
+    if not rows:
+        check_filters(obj, capability=filters["capability"])
     emit(rows, fmt, (*CLAIM_COLUMNS[:5], "stale", *CLAIM_COLUMNS[5:]))
 
 

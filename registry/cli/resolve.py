@@ -204,16 +204,23 @@ def format_command(
     for index, result in enumerate(results):
         where = f"result {index}" if len(results) > 1 else "the result"
         if not result.id:
-            raise click.ClickException(f"{where} has no id: give one with --id")
+            fix = (
+                "give one with --id"
+                if len(results) == 1
+                else 'give each entry its call id: {"id": CALL_ID, "name": NAME, "result": ...}'
+            )
+            raise click.ClickException(f"{where} has no id: {fix}")
         if resolution.wire in _NAMED_WIRES and not result.name:
             raise click.ClickException(
                 f"{where} has no tool name, which the {resolution.wire} wire needs: "
                 "give one with --name"
             )
     ids = IdMap() if map_ids else None
-    # blocks going back to the wire they came from keep their ids (the provider's own)
     try:
-        payload = resolution.format(results, ids=None if source == resolution.wire else ids)
+        # blocks back on the wire they came from keep their ids, unless the engine has
+        # a rule of its own (another provider on that wire: Mistral's on openai)
+        own = source == resolution.wire and resolution.id_rule in (None, resolution.wire)
+        payload = resolution.format(results, ids=None if own else ids)
     except InvalidId as exc:  # the library's fix names its keyword; here it is the flag
         head = str(exc).rsplit("; pass ids=IdMap()", 1)[0]
         raise click.ClickException(
@@ -303,7 +310,10 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         body = entry if rpc else entry.get("result", entry)
         # --id / --name override a single result's values, and fill in a list's gaps
         single = not isinstance(data, list) or len(entries) == 1
-        given_id = call_id if (call_id and single) or rpc else entry.get("id") or call_id
+        if rpc:  # its id is the request's: the call id is --id's, for one result only
+            given_id = call_id if single else ""
+        else:
+            given_id = call_id if call_id and single else entry.get("id") or call_id
         given_name = name if name and single else entry.get("name") or name
         for what, value in (("id", given_id), ("name", given_name)):
             if value is not None and not isinstance(value, (str, int)):

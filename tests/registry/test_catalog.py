@@ -282,6 +282,20 @@ def test_re_import_writes_nothing_a_change_has_history_and_prune_retracts(
     assert last.action == "retract"
 
 
+def test_prune_keeps_a_model_listed_under_a_provider_this_run_does_not_map(
+    registry: Registry,
+) -> None:
+    _import(registry, "models.dev", MODELS_DEV, engines={"acme-cloud": ["vllm"]})
+    assert _claim(registry, "vllm", "b", "image_input") is not None
+    pruned = _import(registry, "models.dev", MODELS_DEV, prune=True)  # no --engine-map now
+    assert not [r for r in _rows(pruned, "retracted") if r.engine == "vllm"]
+    assert _claim(registry, "vllm", "b", "image_input") is not None
+    gone = json.loads(json.dumps(MODELS_DEV))
+    del gone["acme-cloud"]["models"]["b"]
+    retracted = _import(registry, "models.dev", gone, engines={"acme-cloud": ["vllm"]}, prune=True)
+    assert ("vllm", "b") in {(r.engine, r.model) for r in _rows(retracted, "retracted")}
+
+
 def test_dry_run_writes_nothing_and_plans_the_same(registry: Registry) -> None:
     revision = registry.revision()
     planned = _import(registry, "models.dev", MODELS_DEV, dry_run=True)

@@ -72,6 +72,10 @@ OPNEAI = "unknown engine 'opneai'; did you mean 'openai' or 'aki-openai'?"
             "unknown capability 'tool_result_imgs'; did you mean 'tool_result_images'?",
         ),
         (
+            ("audit", "--stale", "--capability", "tool_result_imgs"),
+            "unknown capability 'tool_result_imgs'; did you mean 'tool_result_images'?",
+        ),
+        (
             ("audit", "--unobserved", "--capability", "image_inptu"),
             "unknown capability 'image_inptu'; did you mean 'image_input'?",
         ),

@@ -123,6 +123,19 @@ def test_an_agreeing_observation_renews_the_age_a_disagreeing_one_does_not(
     assert renewed.trace["image_input"].stale is None
 
 
+def test_a_claim_verified_after_its_last_agreeing_observation_counts_from_then(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _observe(registry, "read", datetime(2025, 6, 1, tzinfo=UTC))  # long before VERIFIED
+    _live_claim(registry)
+    _freeze(monkeypatch, FRESH)  # 59 days after VERIFIED, a year after the observation
+    fresh = Resolver(registry).resolve("openai-responses", "gpt-aged")
+    assert fresh.trace["image_input"].stale is None
+    _freeze(monkeypatch, LATE)
+    late = Resolver(registry).resolve("openai-responses", "gpt-aged")
+    assert late.trace["image_input"].stale == "verified 2026-01-01, policy 90 days"
+
+
 def test_a_cached_resolution_sees_a_new_policy(
     registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -150,3 +150,59 @@ def test_format_reads_json_rpc_responses_without_taking_their_id(
     (block,) = json.loads(out)[0]["content"]
     assert block["is_error"] is True
     assert block["content"] == [{"type": "text", "text": "MCP error -32602: Unknown tool: x"}]
+
+
+def test_same_wire_to_an_engine_with_its_own_rule_maps_with_ids(
+    registry: Registry, runner: CliRunner, url: str
+) -> None:
+    """Kimi's ids on the openai wire, routed to Mistral (openai wire, mistral rule): the
+    ids were not minted by the engine behind the route, so the map applies; a Mistral id
+    comes back unchanged."""
+    blocks = [
+        {"role": "tool", "tool_call_id": "functions.bash:0", "content": "ok"},
+        {"role": "tool", "tool_call_id": "D681PevKs", "content": "ok"},
+    ]
+    args = ("mistral", "mistral-large-latest", "openai", blocks)
+    with pytest.raises(InvalidId, match="mistral rule"):
+        reformat_for(*args, registry=registry)
+    m = IdMap()
+    first, second = reformat_for(*args, registry=registry, ids=m)
+    assert re.fullmatch("[a-zA-Z0-9]{9}", first["tool_call_id"])
+    assert m.original("mistral", first["tool_call_id"]) == "functions.bash:0"
+    assert second["tool_call_id"] == "D681PevKs"
+    cli = ("format", "mistral", "mistral-large-latest", "-", "--from", "openai", "--map-ids")
+    done = run(runner, url, *cli, input=json.dumps(blocks))
+    assert done.exit_code == 0, done.output
+    sent = [message["tool_call_id"] for message in json.loads(done.stdout)]
+    assert sent == [first["tool_call_id"], "D681PevKs"]
+    assert json.loads(done.stderr)["ids"]["functions.bash:0"] == sent[0]
+
+
+def test_an_engine_rule_looser_than_its_wire_is_named(runner: CliRunner, url: str) -> None:
+    """An id mapped under an engine's rule must still pass the wire's: when it cannot,
+    the error says so instead of sending what the API refuses."""
+    result = ToolResult(id="functions.bash:0", name="bash", content=[{"type": "text", "text": "x"}])
+    with pytest.raises(InvalidId, match="at least as strict as its wire's"):
+        result.to("anthropic", ids=IdMap(), id_rule="openai")
+    assert re.fullmatch(
+        "[a-zA-Z0-9]{9}", result.to("anthropic", ids=IdMap(), id_rule="mistral")["tool_use_id"]
+    )
+    add = ("engine", "add", "loose", "--provider", "acme", "--family", "anthropic")
+    ok(run(runner, url, *add, "--wire", "anthropic", "--kind", "shim", "--id-rule", "openai"))
+    refused = run(
+        runner, url, "format", "loose", "m", "-", "--id", "functions.bash:0", "--map-ids",
+        input=json.dumps({"content": TEXT}),
+    )  # fmt: skip
+    failed(refused, "at least as strict as its wire's")
+
+
+def test_a_list_of_json_rpc_responses_needs_a_call_id_each(runner: CliRunner, url: str) -> None:
+    """--id names one call: a list of JSON-RPC responses (whose ids are request ids)
+    cannot share it, so each entry must carry its own."""
+    responses = [{"jsonrpc": "2.0", "id": n, "result": {"content": TEXT}} for n in (1, 2)]
+    refused = run(runner, url, "format", "openai", "gpt-4o", "-", "--id", "c1",
+                  input=json.dumps(responses))  # fmt: skip
+    failed(refused, 'give each entry its call id: {"id": CALL_ID')
+    wrapped = [{"id": f"c{n}", "name": "t", "result": r} for n, r in enumerate(responses)]
+    out = ok(run(runner, url, "format", "openai", "gpt-4o", "-", input=json.dumps(wrapped)))
+    assert [m["tool_call_id"] for m in json.loads(out)] == ["c0", "c1"]
