@@ -3,9 +3,9 @@
 The policy is one row per evidence status in the registry (``evidence_policy``):
 ``max_age_days``, or None for never (the default: live-verified 90 days, the others
 never). A claim is *stale* when its age is past its status's policy; the age counts
-from the latest observation of the same engine, model and capability that agrees
-with the claim (model claims: observations are about one model), else from its
-``verified_at``; a claim with neither has no age and is never stale. The resolver
+from the later of its ``verified_at`` and the latest observation of the same
+engine, model and capability that agrees with the claim (model claims: observations
+are about one model); a claim with neither has no age and is never stale. The resolver
 counts a stale claim one tier lower for ``min_evidence`` (a stale live-verified claim
 as documented) and says so in ``explain``; ``stale_claims`` lists them
 (``toolwire audit --stale``).
