@@ -54,34 +54,20 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from e2e import CASES as E2E_CASES
 from e2e import LIMITS, TEXTS, limit_envelope
 from toolwire.convert import ToolResult, _base64, format_tool_results
 
-from convert import PDF_B64, PDF_URI, PNG_B64
+from convert import PDF_B64
 
 ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))  # environment: PEERS_ROUNDS, PEERS_ONLY
 BATCH = 0.010  # seconds: the least a batch runs
 WIRES = ("anthropic", "gemini", "responses", "openai")
 
 Content = list[dict[str, Any]]
-CASES: dict[str, list[Content]] = {
-    "a": [[{"type": "text", "text": "Sunny, 22C in Berlin"}]],
-    "b": [
-        [
-            {"type": "text", "text": "Here is the chart"},
-            {"type": "image", "data": PNG_B64, "mimeType": "image/png"},
-        ]
-    ],
-    "c": [
-        [
-            {
-                "type": "resource",
-                "resource": {"uri": PDF_URI, "mimeType": "application/pdf", "blob": PDF_B64},
-            }
-        ]
-    ],
-    "d": TEXTS,
-}
+# e2e's one-result cases (a, b, c), by their letter, and its 20 small texts as (d)
+CASES: dict[str, list[Content]] = {key[0]: [content] for key, content in E2E_CASES.items()}
+CASES["d"] = TEXTS
 TITLES = {
     "a": "one small text",
     "b": "text + 200 KB PNG",

@@ -38,7 +38,8 @@ def convert_tool_results(
     that carry no name (anthropic, openai, responses) going to a wire that sends
     one (gemini, ollama, hermes). ``ids=IdMap()`` maps ids and names to ones the
     target takes, except from a wire to itself: ids go back to the provider that
-    minted them unchanged.
+    minted them unchanged (unless ``id_rule`` names another provider's rule on that
+    wire, such as Mistral's on openai).
 
     :raises UnknownWire: for a source or target wire not in ``WIRES``.
     :raises InvalidBlock: for a block that is not of ``source_wire`` (the message

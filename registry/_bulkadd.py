@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 
 from . import _validate as check
 from ._wbase import (
+    ENGINE_FIELDS,
     WriterBase,
     capability_values,
     engine_values,
@@ -37,17 +38,6 @@ from .tables import (
 )
 
 __all__ = ["AddReport", "BulkAdd", "EngineEntry"]
-
-_ENGINE_FIELDS = (
-    "provider",
-    "family",
-    "default_wire",
-    "kind",
-    "base_url",
-    "response_tag",
-    "id_rule",
-    "note",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +342,7 @@ def _change_of(
     engine: str, entity: str, row: dict[str, Any], actor: str, now: Any
 ) -> dict[str, Any]:
     if entity == "engine":
-        detail = {k: row[k] for k in _ENGINE_FIELDS}
+        detail = {k: row[k] for k in ENGINE_FIELDS}
         return _event(engine, "engine", f"engine {engine}", detail, actor, now)
     if entity == "rule":
         detail = {k: row[k] for k in ("match", "pattern", "position", "wire", "note")}

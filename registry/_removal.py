@@ -14,7 +14,15 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, upd
 from . import _queries as q
 from . import _validate as check
 from ._output import plural
-from ._wbase import CLAIM_FIELDS, WriterBase, checked_id_rule, checked_tag, old_fields, required
+from ._wbase import (
+    CLAIM_FIELDS,
+    ENGINE_FIELDS,
+    WriterBase,
+    checked_id_rule,
+    checked_tag,
+    old_fields,
+    required,
+)
 from .errors import (
     InUse,
     InvalidInput,
@@ -359,16 +367,7 @@ class Removals(WriterBase):
         :raises InvalidInput: for a field that cannot change this way.
         """
         allowed = {
-            "engine": {
-                "provider",
-                "family",
-                "default_wire",
-                "kind",
-                "base_url",
-                "response_tag",
-                "id_rule",
-                "note",
-            },
+            "engine": set(ENGINE_FIELDS),
             "model": {"wire", "note"},
             "rule": {"wire", "note"},
         }

@@ -39,6 +39,18 @@ from .vocab import VALUE_KINDS
 __all__ = ["WriterBase"]
 
 CLAIM_FIELDS = ("value", "status", "evidence", "source", "verified_at")
+#: An engine's fields besides its name: what ``engine add`` records and ``update_fields``
+#: may change.
+ENGINE_FIELDS = (
+    "provider",
+    "family",
+    "default_wire",
+    "kind",
+    "base_url",
+    "response_tag",
+    "id_rule",
+    "note",
+)
 
 
 @dataclass(frozen=True, slots=True)

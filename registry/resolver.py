@@ -172,7 +172,8 @@ class Resolution:
         """Return tool-result ``blocks`` of ``source_wire`` re-targeted to this resolution.
 
         See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name;
-        ``ids``: an ``IdMap``, used only when the wire changes).
+        ``ids``: an ``IdMap``, used when the wire changes or the engine has a rule of
+        its own).
 
         :raises InvalidBlock: for a block that is not of ``source_wire``.
         :raises UnknownWire: for a source wire not in ``WIRES``.
@@ -763,7 +764,7 @@ def reformat_for(
     registry resolves for ``engine`` and ``model`` (cached, as in ``format_for``).
     ``names`` maps call ids to tool names for blocks that carry none; ``ids`` (an
     ``IdMap``) maps call ids and names to the engine's rule (else the wire's) when
-    the wire changes, as in ``format_for``.
+    the wire changes or the engine has a rule of its own, as in ``format_for``.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
