@@ -13,9 +13,16 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   every input: ``translate`` (the standard library: ``bytes.translate`` over
   64 KB chunks, no decoding) and, where the optional ``pybase64`` package is
   installed (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict
-  mode over 64 KB chunks, each decoded chunk dropped at once). Memory stays
+  mode over 256 KB chunks, each decoded chunk dropped at once). Memory stays
   flat either way. :func:`use` picks one (by default, on the first check, the
   fastest installed); :func:`methods` lists those installed.
+- On CPython the ``pybase64`` method reads a large payload's chunks through a
+  read-only view of the string's own bytes (``_find_viewer``: ``ctypes`` and
+  ``PyMemoryView_FromMemory``, guarded by the string's size and checked once),
+  not through slices that copy each chunk first: a departure from plain
+  Python, taken because the slices were ~40 % of the check on a 10 MB PDF and
+  the check is what toolwire adds over a converter that checks nothing
+  (``bench/peers.py``). Anywhere the view is not offered, the slices are used.
 
 The conversion paths pass the cleaned string through as the same object, or
 copy it once into a ``data:`` URL.
@@ -24,6 +31,7 @@ copy it once into a ``data:`` URL.
 from __future__ import annotations
 
 import binascii
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -48,9 +56,12 @@ _WHITESPACE = " \n\r\t\f\v"
 _WHITESPACE_BYTES = _WHITESPACE.encode("ascii")
 _DROP_WHITESPACE = dict.fromkeys(map(ord, _WHITESPACE))
 _CHUNK = 64 * 1024
-# pybase64's chunk: whole quanta (a multiple of 4), and small enough that the chunk and
-# its decoded bytes come from the heap, not from fresh pages of their own (mmap)
-_FAST_CHUNK = 64 * 1024
+# pybase64's chunk: whole quanta (a multiple of 4); a quarter MB keeps the calls few and
+# the decoded chunk (192 KB, dropped at once) in the L2 cache
+_FAST_CHUNK = 256 * 1024
+# from this many symbols the check reads a view of the string (see _find_viewer): below
+# it, making the view costs more than the copy of a slice it saves
+_VIEW_FROM = 64 * 1024
 
 # Leading bytes of the media kinds a wire can carry natively, by their first three
 # (WebP, ``RIFF....WEBP``, is checked apart: its signature has a gap).
@@ -147,19 +158,78 @@ def _clean_pybase64(data: object) -> str | None:
         return clean_translate(data)
     whole = core - core % 4  # whole quanta; the few symbols after them are checked apart
     decode = (_pybase64 or _import_pybase64()).b64decode
+    # Over a chunk, decode slices of a view of the string's own bytes where the
+    # interpreter gives one (no copy of each chunk); else slices of the string.
+    view = (_viewer or _find_viewer())(data) if whole > _VIEW_FROM else None
+    source: Any = data if view is None else view
     try:
         for start in range(0, whole, _FAST_CHUNK):
-            chunk = data[start : min(start + _FAST_CHUNK, whole)]
+            end = min(start + _FAST_CHUNK, whole)
             # Strict mode takes padding at a chunk's end; inside the core it is an error.
-            if chunk[-1] == "=":
+            if data[end - 1] == "=":
                 return clean_translate(data)
-            decode(chunk, validate=True)
+            decode(source[start:end], validate=True)
     except ValueError:  # binascii.Error: a symbol outside the alphabet (or whitespace)
         return clean_translate(data)
+    finally:
+        if view is not None:
+            view.release()
     if whole < core and not _in_alphabet(data[whole:core]):
         return clean_translate(data)
     missing = -len(data) % 4  # padding left out (accepted, and added back)
     return data + "=" * missing if missing else data
+
+
+def _no_view(data: str) -> None:
+    return None
+
+
+_viewer: Callable[[str], memoryview | None] | None = None  # once found (see _find_viewer)
+
+
+def _find_viewer() -> Callable[[str], memoryview | None]:
+    """Return the function giving a read-only view of an ASCII string's bytes, or
+    one that gives None where the interpreter offers no such view.
+
+    CPython keeps a compact ASCII string's symbols, one byte each, right after its
+    fixed header; ``PyMemoryView_FromMemory`` (through ``ctypes``) views them in
+    place. A string is viewed only when its size is exactly that header, its
+    length and the terminating NUL (so it has no other representation), and the
+    view is checked once on a string built here; anything else (another
+    interpreter, no ``ctypes``, a layout that differs) gives no view, and the
+    check slices the string instead. The caller holds the string while the view
+    lives and releases the view after.
+    """
+    global _viewer
+    _viewer = _no_view
+    if sys.implementation.name != "cpython":
+        return _viewer
+    try:
+        import ctypes
+
+        prototype = ctypes.PYFUNCTYPE(
+            ctypes.py_object, ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int
+        )
+        from_memory = prototype(("PyMemoryView_FromMemory", ctypes.pythonapi))
+    except (ImportError, AttributeError, OSError):
+        return _viewer
+    header = sys.getsizeof("") - 1
+    sizeof = sys.getsizeof
+    read_only = 0x100  # PyBUF_READ
+
+    def view(data: str) -> memoryview | None:
+        if sizeof(data) != header + len(data) + 1:
+            return None
+        found: memoryview = from_memory(id(data) + header, len(data), read_only)
+        return found
+
+    probe = "".join(["QUJD", "REVG"]) * 3  # built at run time: not a shared constant
+    seen = view(probe)
+    if seen is not None and seen.readonly and seen.tobytes() == probe.encode("ascii"):
+        _viewer = view
+    if seen is not None:
+        seen.release()
+    return _viewer
 
 
 _pybase64: Any = None  # the module once imported (False: not installed)

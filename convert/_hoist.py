@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ._audience import for_the_model
 from ._base64 import data_url
 from ._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
+from .wires.responses import pdf_filename
 
 if TYPE_CHECKING:
     from ._options import Options
@@ -130,12 +131,12 @@ def boundary(result: Any, attached: list[tuple[int, Any, str]]) -> str:
 
 
 def _shown(value: str) -> str:
-    return "".join(ch for ch in value if ch.isprintable())[:128]
+    if not value.isprintable():
+        value = "".join(ch for ch in value if ch.isprintable())
+    return value[:128]
 
 
 def _openai(groups: list[tuple[Any, list[tuple[int, Any, str]]]]) -> dict[str, Any]:
-    from .wires.responses import pdf_filename
-
     parts: list[dict[str, Any]] = []
     for result, attached in groups:
         parts.append({"type": "text", "text": boundary(result, attached)})

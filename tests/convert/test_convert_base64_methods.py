@@ -5,14 +5,19 @@ on what is base64 and on the cleaned string (the same object when the payload is
 already clean): canonical and non-canonical final quanta, padding given, left
 out or misplaced, whitespace anywhere, URL-safe symbols, anything else in the
 ASCII range, and mutations on either side of the chunk boundaries of the
-pybase64 method. Neither holds more than a chunk's worth of memory.
+pybase64 method, with the string read through a view of its bytes and through
+slices of it. Neither holds more than a chunk's worth of memory.
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import sys
 import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -94,6 +99,18 @@ def test_any_text_at_all(text: str) -> None:
     agree(text)
 
 
+@contextmanager
+def viewing(on: bool) -> Iterator[None]:
+    """Run the pybase64 method with the view of the string's bytes on or off."""
+    before = _base64._viewer
+    _base64._viewer = None if on else _base64._no_view
+    try:
+        yield
+    finally:
+        _base64._viewer = before
+
+
+@pytest.mark.parametrize("view", [True, False], ids=["view", "slices"])
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(-8, 8),
@@ -102,7 +119,7 @@ def test_any_text_at_all(text: str) -> None:
     st.sampled_from(["replace", "insert", "truncate"]),
 )
 def test_large_payloads_around_chunk_boundaries(
-    offset: int, boundary: int, what: str, how: str
+    view: bool, offset: int, boundary: int, what: str, how: str
 ) -> None:
     at = max(0, min(len(BIG) - 1, boundary * CHUNK + offset))
     if how == "replace":
@@ -111,7 +128,44 @@ def test_large_payloads_around_chunk_boundaries(
         data = BIG[:at] + what + BIG[at:]
     else:
         data = BIG[:at]
-    agree(data)
+    with viewing(view):
+        agree(data)
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="the view is CPython's")
+def test_the_view_holds_the_strings_own_bytes() -> None:
+    view_of = _base64._find_viewer()
+    assert view_of is not _base64._no_view  # found: CI checks payloads through it
+    for data in ("", "Q", "QUJD" * 1000, BIG, "".join(["QU", "JD"]) * 7):
+        view = view_of(data)
+        assert view is not None and view.readonly and view.tobytes() == data.encode("ascii")
+        view.release()
+
+
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython" or sys.version_info >= (3, 12),
+    reason="a string's wide-character copy (PyUnicode_AsUnicode) is CPython 3.11's",
+)
+def test_a_string_holding_another_form_is_read_through_slices() -> None:
+    import ctypes
+
+    as_unicode = ctypes.pythonapi.PyUnicode_AsUnicode
+    as_unicode.restype, as_unicode.argtypes = ctypes.c_void_p, [ctypes.py_object]
+    data = BIG[:-8] + "".join(["QU", "JD", "RA=="])  # a new string of its own
+    as_unicode(data)  # it now holds a wchar_t copy beside its bytes: no view of it
+    assert _base64._find_viewer()(data) is None
+    assert _base64._METHODS["pybase64"](data) is data
+    broken = data[: CHUNK + 5] + "!" + data[CHUNK + 6 :]
+    as_unicode(broken)
+    assert _base64._METHODS["pybase64"](broken) is None
+
+
+def test_no_view_where_the_interpreter_is_not_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
+    with viewing(True):
+        monkeypatch.setattr(sys, "implementation", SimpleNamespace(name="pypy"))
+        assert _base64._find_viewer() is _base64._no_view
+        monkeypatch.undo()
+        assert agree(BIG) is BIG  # the slices give the same verdict
 
 
 def test_objects_that_are_not_strings() -> None:
@@ -119,17 +173,22 @@ def test_objects_that_are_not_strings() -> None:
         assert agree(value) is None
 
 
-@pytest.mark.parametrize("name", ["translate", "pybase64"])
-def test_memory_stays_flat(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "view"),
+    [("translate", False), ("pybase64", True), ("pybase64", False)],
+    ids=["translate", "pybase64-view", "pybase64-slices"],
+)
+def test_memory_stays_flat(name: str, view: bool) -> None:
     """A 13 MB payload is checked holding no more than a few chunks at a time."""
     data = base64.b64encode(os.urandom(10 * 1024 * 1024)).decode("ascii")
     check = _base64._METHODS[name]
-    tracemalloc.start()
-    try:
-        assert check(data) is data
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    with viewing(view):
+        tracemalloc.start()
+        try:
+            assert check(data) is data
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
     assert peak < 3 * CHUNK, peak  # a chunk, its decoded copy, the next chunk
 
 
