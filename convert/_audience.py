@@ -34,14 +34,13 @@ def for_model(raw: Mapping[str, Any]) -> bool:
 class AudienceView:
     """A result seen without its user-only items; reads like a ``ToolResult`` to a wire."""
 
-    __slots__ = ("_content", "_items", "_string", "_structured", "_texts", "id", "is_error", "name")
+    __slots__ = ("_items", "_string", "_structured", "_texts", "id", "is_error", "name")
 
     def __init__(self, result: ToolResult, keep: tuple[bool, ...]) -> None:
         self.name = result.name
         self.id = result.id
         self.is_error = result.is_error
         self._structured = result._structured
-        self._content = tuple(raw for raw, k in zip(result._source, keep, strict=True) if k)
         items = tuple(item for item, k in zip(result._items, keep, strict=True) if k)
         self._items = items
         self._string = (
@@ -53,10 +52,10 @@ class AudienceView:
 
 def for_the_model(result: ToolResult) -> ToolResult | AudienceView:
     """Return ``result`` itself when every item is for the model, else a view without the rest."""
-    source = result._source  # the frozen items, 1:1 with ``_items`` -- or plain texts
-    if not source or type(source[0]) is str:  # all plain text: no item has annotations
+    if result._texts is not None and result._parsed is None:  # all plain text, unparsed
         return result
-    keep = tuple(for_model(raw) for raw in source)
+    # the frozen items, 1:1 with ``_items``; a plain text (a string) has no annotations
+    keep = tuple(type(raw) is str or for_model(raw) for raw in result._source)
     if all(keep):
         return result
     return AudienceView(result, keep)

@@ -334,11 +334,10 @@ def look(data: object) -> tuple[int | None, str | None]:
     """Return ``(screen(data), sniff(data))``, the sniff None when the screen fails (O(1)).
 
     The usual payload (whole quanta, at least 20 symbols, no padding in its first
-    16) gets one strict decode of its first 16 symbols, which checks their
-    alphabet and gives the leading bytes, and one of its last 4 (their alphabet
-    and padding); the canonical final quantum is checked apart, as in
-    :func:`screen`. Anything else takes :func:`screen` and :func:`sniff` as
-    they are.
+    16) gets one strict decode of its first 16 and last 4 symbols together, which
+    checks their alphabet and the padding and gives the leading bytes; the
+    canonical final quantum is checked apart, as in :func:`screen`. Anything
+    else takes :func:`screen` and :func:`sniff` as they are.
     """
     if type(data) is str and data.isascii():
         size = len(data)
@@ -346,18 +345,23 @@ def look(data: object) -> tuple[int | None, str | None]:
             head64 = data[:16]
             if "=" not in head64:
                 try:
-                    head = _a2b(head64, strict_mode=True)
-                    _a2b(data[-4:], strict_mode=True)
+                    head = _a2b(head64 + data[-4:], strict_mode=True)
                 except binascii.Error:
                     pass
                 else:
                     if data[-1] != "=":
-                        return size // 4 * 3, _magic(head)
-                    if data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
-                        if not _VALUE[data[-3]] & 0x0F:
-                            return size // 4 * 3 - 2, _magic(head)
-                    elif not _VALUE[data[-2]] & 0x03:
-                        return size // 4 * 3 - 1, _magic(head)
+                        size = size // 4 * 3
+                    elif data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
+                        # (after whole quanta a strict decode lets "====" through)
+                        value = _VALUE.get(data[-3])
+                        size = -1 if value is None or value & 0x0F else size // 4 * 3 - 2
+                    else:
+                        size = -1 if _VALUE[data[-2]] & 0x03 else size // 4 * 3 - 1
+                    if size >= 0:
+                        known = _SIGNATURES.get(head[:3])  # _magic, inline (the hot path)
+                        if known is not None:
+                            return size, known[1] if head.startswith(known[0]) else None
+                        return size, _magic(head)
     size_ = screen(data)
     return size_, None if size_ is None else sniff(data)  # type: ignore[arg-type]
 

@@ -60,7 +60,9 @@ class ToolResult:
     id: str
     is_error: bool
     result_type: str
-    _source: Sequence[Any]  # the frozen content, or the texts of an all-text result
+    # the frozen content: per item its read-only mapping, or the text of a plain text item
+    # (``{"type": "text", "text": ...}`` is rebuilt when ``content`` is read)
+    _source: Sequence[Any]
     _parsed: tuple[_items.Item, ...] | None  # the items; None until first needed (all-text)
     _string: str  # the string form, computed once
     _texts: Sequence[str] | None  # the non-blank texts when every item is plain text
@@ -145,7 +147,18 @@ class ToolResult:
                     self._structured = _NO_STRUCTURED
                     self.__class__ = ToolResult
                     return self  # type: ignore[no-any-return]
-                # Other content, the same envelope: no structured content, no result type.
+                if type(item) is dict and item.get("type") != "text":
+                    # Media or other items, the same envelope: parse them all in one pass
+                    # (no all-text pass again), no structured content, no result type.
+                    self = _new(_Building)
+                    self.name = name
+                    self.id = id
+                    self.is_error = is_error
+                    self.result_type = "complete"
+                    self._source, self._parsed, self._string, self._texts = _parse(content)
+                    self._structured = _NO_STRUCTURED
+                    self.__class__ = ToolResult
+                    return self  # type: ignore[no-any-return]
                 return _build(cls, name, id, content, is_error, None, "complete")
         data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
@@ -224,11 +237,12 @@ class ToolResult:
     @property
     def content(self) -> tuple[Mapping[str, Any], ...]:
         """The MCP content array, read-only."""
-        if self._source and type(self._source[0]) is str:  # an all-text result
-            return tuple(
-                [MappingProxyType({"type": "text", "text": text}) for text in self._source]
-            )
-        return tuple(self._source)
+        return tuple(
+            [
+                MappingProxyType({"type": "text", "text": raw}) if type(raw) is str else raw
+                for raw in self._source
+            ]
+        )
 
     @property
     def structured_content(self) -> Any:
@@ -378,6 +392,7 @@ class _Building(ToolResult):
 
 
 _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
+_MIMES = _items._MIMES  # normal_mime's cache, read first inline
 _ABSENT: Any = object()
 _new = object.__new__
 
@@ -422,24 +437,7 @@ def _build(
         )
         texts = None  # type: ignore[assignment]  # marks the fast path as taken
     if texts is not None:  # anything else: freeze each item, then parse it
-        frozen_items = []
-        items = []
-        strings = []
-        every_text = True
-        for index, raw in enumerate(content):
-            plain_item = _plain_item(raw) if type(raw) is dict else None
-            if plain_item is None:
-                frozen_item = _freeze_item(raw, index)
-                item = _items.parse_item(frozen_item)
-            else:
-                frozen_item, item = plain_item
-            frozen_items.append(frozen_item)
-            items.append(item)
-            strings.append(item.text)
-            if every_text and (item.kind != _items.TEXT or item.cache_control is not None):
-                every_text = False
-        source, parsed, string = tuple(frozen_items), tuple(items), "\n".join(strings)
-        plain = tuple([text for text in strings if text.strip()]) if every_text else None
+        source, parsed, string, plain = _parse(content)
     if structured is None:
         structured_pair = _NO_STRUCTURED
     else:
@@ -478,19 +476,45 @@ def _build(
     return self  # type: ignore[no-any-return]
 
 
-def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any], _items.Item] | None:
+def _parse(
+    content: Sequence[Any],
+) -> tuple[tuple[Mapping[str, Any] | str, ...], tuple[_items.Item, ...], str, Sequence[str] | None]:
+    """Return the frozen items, the parsed items, the string form and the plain texts
+    (None unless every item is text without ``cache_control``) of ``content``."""
+    frozen_items = []
+    items = []
+    strings = []
+    every_text = True
+    for index, raw in enumerate(content):
+        plain_item = _plain_item(raw) if type(raw) is dict else None
+        if plain_item is None:
+            frozen_item = _freeze_item(raw, index)
+            item = _items.parse_item(frozen_item)
+        else:
+            frozen_item, item = plain_item
+        frozen_items.append(frozen_item)
+        items.append(item)
+        strings.append(item.text)
+        if every_text and (item.kind != _items.TEXT or item.cache_control is not None):
+            every_text = False
+    plain = tuple([text for text in strings if text.strip()]) if every_text else None
+    return tuple(frozen_items), tuple(items), "\n".join(strings), plain
+
+
+def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any] | str, _items.Item] | None:
     """Return the frozen and the parsed form of the MCP items most results hold, or None.
 
     Those are a ``text``, an ``image`` or ``audio`` (``data``, ``mimeType``), or
     a blob ``resource`` (``uri``, ``mimeType``, ``blob``), with ASCII strings
     and no other field: a copy of the dict is already frozen (strings are
-    immutable), so one copy and no walk; anything else gives None.
+    immutable), so one copy and no walk, and a text's frozen form is its string
+    (see ``ToolResult._source``); anything else gives None.
     """
     kind = raw.get("type")
     if kind == "text":
         text = raw.get("text")
         if len(raw) == 2 and type(text) is str and text.isascii():
-            return MappingProxyType(raw.copy()), _items.Item(_items.TEXT, text)
+            return text, _items.Item(_items.TEXT, text)  # the text stands for its item
     elif kind == "image" or kind == "audio":
         data = raw.get("data")
         mime = raw.get("mimeType")
@@ -501,8 +525,8 @@ def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any], _items.Item] | 
             and data.isascii()
             and mime.isascii()
         ):
-            item = _items.blob(kind, data, _items.normal_mime(mime), "")
-            return MappingProxyType(raw.copy()), item
+            normal = _MIMES.get(mime) or _items.normal_mime(mime)
+            return MappingProxyType(raw.copy()), _items.blob(kind, data, normal, "")
     elif kind == "resource" and len(raw) == 2:
         resource = raw.get("resource")
         if type(resource) is dict and len(resource) == 3:
@@ -517,7 +541,8 @@ def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any], _items.Item] | 
                 and mime.isascii()
                 and uri.isascii()
             ):
-                item = _items.blob("resource", data, _items.normal_mime(mime), uri)
+                normal = _MIMES.get(mime) or _items.normal_mime(mime)
+                item = _items.blob("resource", data, normal, uri)
                 frozen = raw.copy()
                 frozen["resource"] = MappingProxyType(resource.copy())
                 return MappingProxyType(frozen), item

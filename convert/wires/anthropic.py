@@ -109,12 +109,23 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
+        if kind == TEXT and item.cache_control is None:  # ``_block``'s text, inline
+            text = item.text
+            if text and not text.isspace():
+                blocks.append({"type": "text", "text": text})
+            continue
         # ``native_media`` with IMAGE_FORM and PDF_FORM, inline (the hot path of a
         # native payload): neither form has a MIME set or a byte limit, so its gate is
         # the option alone (see ``reason``; the tests hold the two together).
-        if kind == IMAGE and options.image_input:
+        if kind == IMAGE:
+            if not options.image_input:
+                blocks.append({"type": "text", "text": item.text})  # its placeholder
+                continue
             data, shown = item.native(IMAGE_FORM.max_base64)
-        elif kind == PDF and options.native_pdf and options.source_blocks:
+        elif kind == PDF:
+            if not (options.native_pdf and options.source_blocks):
+                blocks.append({"type": "text", "text": item.text})  # its placeholder
+                continue
             data, shown = item.native(PDF_FORM.max_base64)
         elif kind == LINK and reason(item, options) is None:
             native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
