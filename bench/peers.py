@@ -210,6 +210,8 @@ def interleaved(timed: list[Timed]) -> None:
 def ratio(ours: Timed, peer: Timed) -> tuple[float, float, float]:
     """Median and interquartile range of the per-round ratios ours / peer."""
     ratios = sorted(a / b for a, b in zip(ours.times, peer.times, strict=True))
+    if len(ratios) < 2:  # one round (PEERS_ROUNDS=1): no spread to show
+        return ratios[0], ratios[0], ratios[0]
     quartiles = statistics.quantiles(ratios, n=4)
     return statistics.median(ratios), quartiles[0], quartiles[2]
 
@@ -331,6 +333,45 @@ def hoist_table(report: Report) -> None:
             )
 
 
+def floor_table(converters: Converters) -> None:
+    """What the strict check adds on responses, against what no check can go below.
+
+    LiteLLM copies the payload once (the ``data:`` URL) and checks nothing; any
+    strict check reads the payload once more, so the floor of a checked
+    conversion is that copy plus one read at memory bandwidth (``str.find`` of a
+    NUL, which no payload holds). Shown, not judged.
+    """
+    one = converters["responses"][0]
+    print(f"{'case':22} {'what':34} {'us':>10} {'/ LiteLLM':>10}")
+    for case in ("b", "c"):
+        content = CASES[case][0]
+        d = mcp(content)
+        item = content[-1]
+        data = item["data"] if item["type"] == "image" else item["resource"]["blob"]
+        mime = item.get("mimeType") or item["resource"]["mimeType"]
+        rows = {
+            "LiteLLM (adapter + converter)": Timed(lambda d=d: one(adapt(d, "call_0"))),
+            "floor: one copy + one read": Timed(
+                lambda data=data, mime=mime: (data.find("\0"), f"data:{mime};base64,{data}")
+            ),
+            "one copy (the data: URL)": Timed(
+                lambda data=data, mime=mime: f"data:{mime};base64,{data}"
+            ),
+            "toolwire's strict check": Timed(lambda data=data: _base64.clean(data)),
+            "toolwire from_mcp(d).to(responses)": Timed(
+                lambda d=d: ToolResult.from_mcp(d, id="call_0", name="tool").to(
+                    "responses", image_input=True, native_pdf=True
+                )
+            ),
+        }
+        interleaved(list(rows.values()))
+        peer = rows["LiteLLM (adapter + converter)"]
+        for what, timed in rows.items():
+            middle = ratio(timed, peer)[0]
+            label = f"{case}: {TITLES[case]}"
+            print(f"{label:22} {what:34} {timed.median * 1e6:10.1f} {middle:9.2f}x")
+
+
 def placeholder_table(report: Report) -> None:
     """Media not sent natively against bench/e2e.py's placeholder builder (L0)."""
     print(
@@ -381,15 +422,21 @@ def main() -> int:
         f"{ROUNDS} rounds, batches >= {BATCH * 1e3:g} ms; "
         f"strict base64 check: {_base64.method() if hasattr(_base64, 'method') else 'translate'}"
     )
-    sections = os.environ.get("PEERS_ONLY", "peers,hoist,placeholders").split(",")
-    side = litellm_side() if "peers" in sections else "not asked for (PEERS_ONLY)"
+    sections = os.environ.get("PEERS_ONLY", "peers,floor,hoist,placeholders").split(",")
+    wanted = "peers" in sections or "floor" in sections
+    side = litellm_side() if wanted else "not asked for (PEERS_ONLY)"
     print()
     if isinstance(side, str):
         print(f"toolwire vs LiteLLM: skipped: {side}")
     else:
         converters, version = side
         print(f"toolwire vs LiteLLM {version} (LiteLLM after the MCP -> OpenAI message adapter)")
-        peers_table(report, converters)
+        if "peers" in sections:
+            peers_table(report, converters)
+        if "floor" in sections:
+            print()
+            print("media on responses: the strict check against the least any check adds:")
+            floor_table(converters)
     if "hoist" in sections:
         print()
         print("hoist=True with nothing to hoist, against the same call without it:")

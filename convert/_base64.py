@@ -13,7 +13,7 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   every input: ``translate`` (the standard library: ``bytes.translate`` over
   64 KB chunks, no decoding) and, where the optional ``pybase64`` package is
   installed (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict
-  mode over 256 KB chunks, each decoded chunk dropped at once). Memory stays
+  mode over 512 KB chunks, each decoded chunk dropped at once). Memory stays
   flat either way. :func:`use` picks one (by default, on the first check, the
   fastest installed); :func:`methods` lists those installed.
 - On CPython the ``pybase64`` method reads a large payload's chunks through a
@@ -56,9 +56,10 @@ _WHITESPACE = " \n\r\t\f\v"
 _WHITESPACE_BYTES = _WHITESPACE.encode("ascii")
 _DROP_WHITESPACE = dict.fromkeys(map(ord, _WHITESPACE))
 _CHUNK = 64 * 1024
-# pybase64's chunk: whole quanta (a multiple of 4); a quarter MB keeps the calls few and
-# the decoded chunk (192 KB, dropped at once) in the L2 cache
-_FAST_CHUNK = 256 * 1024
+# pybase64's chunk: whole quanta (a multiple of 4); half a MB keeps the calls few while
+# the decoded chunk (384 KB, dropped at once) still fits a core's L2 cache (measured
+# best of 64 KB to 1 MB in bench/peers.py's PDF row)
+_FAST_CHUNK = 512 * 1024
 # from this many symbols the check reads a view of the string (see _find_viewer): below
 # it, making the view costs more than the copy of a slice it saves
 _VIEW_FROM = 64 * 1024
