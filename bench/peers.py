@@ -33,11 +33,16 @@ in the same round), with its interquartile range as the noise. Targets
 the base64 that LiteLLM does not (media on responses, and on openai through
 hoisting): <= 2.0x. Peak memory (tracemalloc) of one call on (c), in payloads.
 
+Beside it, not judged: on responses, LiteLLM against the floor of any checked
+conversion (one copy of the payload, which LiteLLM makes too, plus one read of it
+at memory bandwidth), a copy alone and toolwire's strict check alone.
+
 Then two targets against toolwire itself or ``bench/e2e.py``'s builders:
 ``format_tool_results(w, rs, hoist=True)`` with nothing to hoist <= 1.1x the
 call without ``hoist``; media not sent natively (openai, anthropic with the
 native options off) <= 4x ``bench/e2e.py``'s placeholder builder (L0) through
-both entry points. Exit 1 when a target is missed.
+both entry points (``from_mcp`` alone shown beside them, not judged). Exit 1 when
+a target is missed.
 """
 
 from __future__ import annotations
@@ -60,7 +65,8 @@ from toolwire.convert import ToolResult, _base64, format_tool_results
 
 from convert import PDF_B64
 
-ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))  # environment: PEERS_ROUNDS, PEERS_ONLY
+# environment: PEERS_ROUNDS, PEERS_ONLY (peers,floor,hoist,placeholders)
+ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))
 BATCH = 0.010  # seconds: the least a batch runs
 WIRES = ("anthropic", "gemini", "responses", "openai")
 
@@ -402,7 +408,15 @@ def placeholder_table(report: Report) -> None:
                 (label, "to", ours_to, limit_to),
                 (label, "format", ours_format, limit_format),
             ]
-        interleaved([t for row in timed for t in row[2:]])
+        # not judged: building the checked, read-only result alone, before any wire
+        alone = Timed(lambda d=d: ToolResult.from_mcp(d, id="call_1"))
+        interleaved([alone, *(t for row in timed for t in row[2:])])
+        _, _, first_limit = timed[0][1:]
+        print(
+            f"{case + ': ' + TITLES[case]:22} {'(from_mcp alone, against the openai builder)':45} "
+            f"{alone.median * 1e6:6.2f} {first_limit.median * 1e6:8.2f} "
+            f"{ratio(alone, first_limit)[0]:6.2f}"
+        )
         for label, entry, ours, limit in timed:
             if ours.fn() != limit.fn():
                 report.failures.append(f"{case}/{label}/{entry}: differs from the builder")
