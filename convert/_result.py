@@ -481,12 +481,13 @@ def _parse(
 ) -> tuple[tuple[Mapping[str, Any] | str, ...], tuple[_items.Item, ...], str, Sequence[str] | None]:
     """Return the frozen items, the parsed items, the string form and the plain texts
     (None unless every item is text without ``cache_control``) of ``content``."""
-    frozen_items = []
+    frozen_items: list[Mapping[str, Any] | str] = []
     items = []
     strings = []
     every_text = True
     for index, raw in enumerate(content):
         plain_item = _plain_item(raw) if type(raw) is dict else None
+        frozen_item: Mapping[str, Any] | str
         if plain_item is None:
             frozen_item = _freeze_item(raw, index)
             item = _items.parse_item(frozen_item)
