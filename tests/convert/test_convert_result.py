@@ -104,6 +104,34 @@ def test_result_does_not_share_state_with_its_input() -> None:
     assert result.to("gemini")["functionResponse"]["response"] == {"rows": [1]}
 
 
+@pytest.mark.parametrize("build", ["from_mcp", "constructor"])
+def test_mixed_content_is_a_read_only_copy_of_its_input(build: str) -> None:
+    """A plain text beside media is kept as its string; content gives it back read-only."""
+    items: list[dict[str, Any]] = [
+        {"text": "chart below", "type": "text"},
+        {"type": "image", "data": PNG_B64, "mimeType": "image/png"},
+        {"type": "text", "text": "end"},
+    ]
+    expected = [dict(item) for item in items]
+    if build == "from_mcp":
+        result = ToolResult.from_mcp({"content": items}, id="call_1")
+    else:
+        result = ToolResult(id="call_1", content=items)
+    items[0]["text"] = "changed"
+    items[1]["mimeType"] = "image/gif"
+    items.append({"type": "text", "text": "more"})
+    assert result.content == tuple(expected)
+    for item in result.content:
+        with pytest.raises(TypeError):
+            item["text"] = "x"  # type: ignore[index]
+    assert result.to("openai")["content"].split("\n") == [
+        "chart below",
+        f"[image] image/png ({len(PNG_B64) * 3 // 4 - PNG_B64.count('=', -2)} bytes)",
+        "end",
+    ]
+    assert result == ToolResult(id="call_1", content=expected)
+
+
 @pytest.mark.parametrize("wire", WIRES)
 def test_changing_a_block_does_not_change_the_result(wire: str) -> None:
     result = ToolResult(
