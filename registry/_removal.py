@@ -277,18 +277,7 @@ class Removals(WriterBase):
             engine, claim_table.c.engine_id == engine_id, "engine", recorded_by, reason
         )
         self._connection.execute(delete(engine_table).where(engine_table.c.id == engine_id))
-        detail = {
-            k: getattr(record, k)
-            for k in (
-                "provider",
-                "family",
-                "default_wire",
-                "kind",
-                "base_url",
-                "response_tag",
-                "id_rule",
-            )
-        }
+        detail = {k: getattr(record, k) for k in ENGINE_FIELDS if k != "note"}
         self._change(engine, "engine", f"engine {engine}", "remove", detail, recorded_by, reason)
         return record
 

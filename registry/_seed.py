@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from ._bulk import ClaimInput
 from ._bulkadd import EngineEntry
 from ._rules import compile_rule
+from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
 from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
@@ -46,22 +47,8 @@ __all__ = [
 
 SEED_ACTOR = "seed"
 
-_ENGINE_KEYS = {
-    "name",
-    "provider",
-    "family",
-    "default_wire",
-    "kind",
-    "base_url",
-    "response_tag",
-    "id_rule",
-    "note",
-    "claim",
-    "rule",
-    "model",
-    "rules_from",
-}
-_CLAIM_KEYS = {"capability", "value", "status", "evidence", "source", "verified_at"}
+_ENGINE_KEYS = {"name", *ENGINE_FIELDS, "claim", "rule", "model", "rules_from"}
+_CLAIM_KEYS = {"capability", *CLAIM_FIELDS}
 _RULE_KEYS = {"exact", "regex", "wire", "note", "claim"}
 _MODEL_KEYS = {"id", "wire", "note", "claim"}
 _WIRE_FORM_KEYS = {"wire", "kind", "status", "evidence", "source"}

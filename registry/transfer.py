@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 
 from . import _queries as q
 from ._seed import SeedData, apply_document, load_seed, parse_documents
+from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
 from .errors import InvalidSeed
 from .evidence import read_policy
 from .records import Claim, EngineSnapshot
@@ -44,17 +45,8 @@ __all__ = [
 
 Document = dict[str, Any]
 
-_ENGINE_FIELDS = (
-    "name",
-    "provider",
-    "family",
-    "default_wire",
-    "kind",
-    "base_url",
-    "response_tag",
-    "id_rule",
-)
-_CLAIM_FIELDS = ("capability", "value", "status", "evidence", "source", "verified_at")
+_ENGINE_FIELDS = ("name", *ENGINE_FIELDS)  # a missing note reads as "" (set apart)
+_CLAIM_FIELDS = ("capability", *CLAIM_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +119,6 @@ def _policy_tables(policy: Iterable[tuple[str, int | None]]) -> list[Document]:
 def _engine_table(snapshot: EngineSnapshot) -> Document:
     engine = snapshot.engine
     table: Document = {k: getattr(engine, k) for k in _ENGINE_FIELDS}
-    table["note"] = engine.note
     table["claim"] = _claims(snapshot.claims.values())
     table["rule"] = [
         _drop_empty(

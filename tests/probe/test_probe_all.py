@@ -15,9 +15,10 @@ import pytest
 from cli_helpers import failed, ok, ops_runner
 from cli_helpers import run as run_cli
 from click.testing import Result
+from observe_helpers import observe
 from providers import KEY, ProviderServer
 from toolwire.registry import Registry, evidence
-from toolwire.registry.observations import list_observations, record_observation
+from toolwire.registry.observations import list_observations
 from toolwire.registry.probe import retry_after, stale_models
 
 MODELS = [f"m{n}-ignorer" for n in range(8)]
@@ -106,23 +107,17 @@ def test_max_requests_caps_the_whole_run(loop: str, server: ProviderServer) -> N
 
 
 def _observed(registry: Registry, model: str, when: datetime) -> None:
-    with registry.batch() as writer:
-        record_observation(
-            writer,
-            engine="loop",
-            model=model,
-            wire="openai",
-            scenario="image_input",
-            outcome="read",
-            recorded_by="ops",
-            endpoint="http://loop",
-            http_status=200,
-            latency_ms=1,
-            excerpt="ACEFHJ",
-            request_sha256="0" * 64,
-            challenge="ACEFHJ",
-            observed_at=when,
-        )
+    observe(
+        registry,
+        engine="loop",
+        model=model,
+        wire="openai",
+        outcome="read",
+        endpoint="http://loop",
+        latency_ms=1,
+        excerpt="ACEFHJ",
+        observed_at=when,
+    )
     registry.set_claim(
         "loop",
         "image_input",

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from cli_helpers import failed, ok, run
 from click.testing import CliRunner
+from observe_helpers import observe
 from toolwire.registry import InvalidCatalog, Registry, UnknownEngine
 from toolwire.registry.catalog import CatalogRow, engine_map, installed_catalog, owns
-from toolwire.registry.observations import record_observation
 
 MODELS_DEV: dict[str, Any] = {
     "anthropic": {
@@ -197,22 +197,16 @@ def test_conflicts_with_a_live_verified_claim_and_with_an_observation(registry: 
         verified_at=date(2026, 11, 1),
         recorded_by="ops",
     )
-    with registry.batch() as writer:
-        seen = record_observation(
-            writer,
-            engine="openai",
-            model="gpt-new",
-            wire="openai",
-            scenario="image_input",
-            outcome="ignored",
-            recorded_by="ops",
-            endpoint="https://api.openai.com/v1",
-            http_status=200,
-            latency_ms=5,
-            excerpt="no code",
-            request_sha256="0" * 64,
-            challenge="ACEFHJ",
-        )
+    seen = observe(
+        registry,
+        engine="openai",
+        model="gpt-new",
+        wire="openai",
+        outcome="ignored",
+        endpoint="https://api.openai.com/v1",
+        latency_ms=5,
+        excerpt="no code",
+    )
     report = _import(registry, "models.dev", MODELS_DEV)
     by = {(r.engine, r.model, r.capability): r for r in report.conflicts}
     assert by[("anthropic", "claude-new-9", "image_input")].reason == "claim"

@@ -17,12 +17,12 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import observe_helpers
 import pytest
 from cli_helpers import failed, ok, ops_runner, run, said
 from click.testing import CliRunner
 from toolwire.registry import ReadOnlyRegistry, Registry
 from toolwire.registry.cli import main
-from toolwire.registry.observations import record_observation
 
 REPO = Path(__file__).resolve().parents[2]
 EVIDENCE = ("--status", "documented", "--evidence", "a test")
@@ -30,21 +30,14 @@ EVIDENCE = ("--status", "documented", "--evidence", "a test")
 
 def observe(url: str, model: str, scenario: str, outcome: str) -> None:
     """Append one observation of ``model`` on anthropic, as a probe would."""
-    with Registry(url) as registry, registry.batch() as writer:
-        record_observation(
-            writer,
+    with Registry(url) as registry:
+        observe_helpers.observe(
+            registry,
             engine="anthropic",
             model=model,
             wire="anthropic",
             scenario=scenario,
             outcome=outcome,
-            recorded_by="ops",
-            endpoint="http://127.0.0.1:9",
-            http_status=200,
-            latency_ms=3,
-            excerpt="",
-            request_sha256="0" * 64,
-            challenge="ACEFHJ",
         )
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import failed, ok, run
 from click.testing import CliRunner
+from observe_helpers import observe
 from toolwire.registry import Registry, Resolver
 from toolwire.registry import evidence as ev
-from toolwire.registry.observations import record_observation
 from toolwire.registry.transfer import diff, dump_toml, export, import_document, read_document
 
 VERIFIED = date(2026, 1, 1)
@@ -40,23 +40,15 @@ def _live_claim(registry: Registry, value: bool = True) -> None:
 
 
 def _observe(registry: Registry, outcome: str, when: datetime) -> None:
-    with registry.batch() as writer:
-        record_observation(
-            writer,
-            engine="openai-responses",
-            model="gpt-aged",
-            wire="responses",
-            scenario="image_input",
-            outcome=outcome,
-            recorded_by="ops",
-            endpoint="https://api.openai.com/v1",
-            http_status=200,
-            latency_ms=3,
-            excerpt="",
-            request_sha256="0" * 64,
-            challenge="ACEFHJ",
-            observed_at=when,
-        )
+    observe(
+        registry,
+        engine="openai-responses",
+        model="gpt-aged",
+        wire="responses",
+        outcome=outcome,
+        endpoint="https://api.openai.com/v1",
+        observed_at=when,
+    )
 
 
 def test_the_default_policy_and_setting_it(registry: Registry) -> None:

@@ -16,11 +16,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import observe_helpers
 import pytest
 from cli_helpers import failed, ok, ops_runner, run
 from toolwire.registry import Registry, evidence
 from toolwire.registry.matrix import LEGEND, STATES, Matrix, build, render_html, shown_url
-from toolwire.registry.observations import record_observation
 
 CHROMIUM = Path(os.environ.get("TOOLWIRE_CHROMIUM", "/usr/bin/chromium"))
 #: A model id and an evidence text that run script if anything parses them as HTML.
@@ -29,22 +29,15 @@ HOSTILE_EVIDENCE = '<script>window.__pwned=2</script><img src=x onerror="window.
 
 
 def observe(registry: Registry, model: str, scenario: str, outcome: str) -> None:
-    with registry.batch() as writer:
-        record_observation(
-            writer,
-            engine="anthropic",
-            model=model,
-            wire="anthropic",
-            scenario=scenario,
-            outcome=outcome,
-            recorded_by="ops",
-            endpoint="http://127.0.0.1:9",
-            http_status=200,
-            latency_ms=3,
-            excerpt="",
-            request_sha256="0" * 64,
-            challenge="ACEFHJ",
-        )
+    """Append one observation of ``model`` on anthropic, as a probe would."""
+    observe_helpers.observe(
+        registry,
+        engine="anthropic",
+        model=model,
+        wire="anthropic",
+        scenario=scenario,
+        outcome=outcome,
+    )
 
 
 @pytest.fixture
