@@ -334,37 +334,58 @@ def _magic(head: bytes) -> str | None:
 def look(data: object) -> tuple[int | None, str | None]:
     """Return ``(screen(data), sniff(data))``, the sniff None when the screen fails (O(1)).
 
-    The usual payload (whole quanta, at least 20 symbols, no padding in its first
-    16) gets one strict decode of its first 16 and last 4 symbols together, which
-    checks their alphabet and the padding and gives the leading bytes; the
-    canonical final quantum is checked apart, as in :func:`screen`. Anything
-    else takes :func:`screen` and :func:`sniff` as they are.
+    The usual payload (whole quanta, at least 20 symbols) is read at its ends
+    only: its first 16 symbols by a table of the heads seen (each checked by a
+    strict decode once, which gives the leading bytes, and kept with their
+    sniff), its last 4 by a strict decode, then the canonical final quantum.
+    Anything else, or any end that fails, takes :func:`screen` and
+    :func:`sniff` as they are.
     """
     if type(data) is str and data.isascii():
         size = len(data)
         if size >= 20 and not size % 4:
             head64 = data[:16]
-            if "=" not in head64:
+            sniffed = _HEADS.get(head64, _ABSENT)
+            if sniffed is _ABSENT:
+                sniffed = _head(head64)
+            if sniffed is not _BAD:
                 try:
-                    head = _a2b(head64 + data[-4:], strict_mode=True)
+                    _a2b(data[-4:], strict_mode=True)
                 except binascii.Error:
                     pass
                 else:
                     if data[-1] != "=":
-                        size = size // 4 * 3
-                    elif data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
-                        # (after whole quanta a strict decode lets "====" through)
-                        value = _VALUE.get(data[-3])
-                        size = -1 if value is None or value & 0x0F else size // 4 * 3 - 2
-                    else:
-                        size = -1 if _VALUE[data[-2]] & 0x03 else size // 4 * 3 - 1
-                    if size >= 0:
-                        known = _SIGNATURES.get(head[:3])  # _magic, inline (the hot path)
-                        if known is not None:
-                            return size, known[1] if head.startswith(known[0]) else None
-                        return size, _magic(head)
+                        return size // 4 * 3, sniffed
+                    if data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
+                        if not _VALUE[data[-3]] & 0x0F:
+                            return size // 4 * 3 - 2, sniffed
+                    elif not _VALUE[data[-2]] & 0x03:
+                        return size // 4 * 3 - 1, sniffed
     size_ = screen(data)
     return size_, None if size_ is None else sniff(data)  # type: ignore[arg-type]
+
+
+_HEADS: dict[str, Any] = {}  # first 16 symbols -> their sniff (or _BAD); bounded
+_HEADS_MAX = 1024
+_BAD: Any = object()  # a head that is not 16 symbols of the alphabet
+_ABSENT: Any = object()
+
+
+def _head(head64: str) -> Any:
+    """Return the sniff of a payload's first 16 symbols, or ``_BAD`` when they are
+    not all in the alphabet (padding this early is :func:`screen`'s to judge).
+
+    Kept in ``_HEADS``: payloads of a kind share their heads (a PNG's first 12
+    bytes are its signature and the IHDR chunk's). The table stops growing at
+    ``_HEADS_MAX``; a race between threads can only store the same answer twice.
+    """
+    try:
+        sniffed: Any = _magic(_a2b(head64, strict_mode=True)) if "=" not in head64 else _BAD
+    except binascii.Error:
+        sniffed = _BAD
+    if len(_HEADS) < _HEADS_MAX:
+        _HEADS[head64] = sniffed
+    return sniffed
 
 
 _a2b = binascii.a2b_base64

@@ -46,6 +46,25 @@ def test_one_look_is_the_screen_and_the_sniff(data: str) -> None:
     assert _base64.look(data) == (size, None if size is None else _base64.sniff(data))
 
 
+@settings(max_examples=1000, deadline=None)
+@given(payloads)
+def test_a_head_seen_before_gives_the_same_look(data: str) -> None:
+    _base64._HEADS.pop(data[:16], None)
+    first = _base64.look(data)  # decodes the head (and keeps its sniff)
+    assert _base64.look(data) == first  # reads the head's sniff from the table
+    size = _base64.screen(data)
+    assert first == (size, None if size is None else _base64.sniff(data))
+
+
+def test_the_table_of_heads_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_base64, "_HEADS", {})
+    for number in range(_base64._HEADS_MAX + 10):
+        head = base64.b64encode(number.to_bytes(12, "big")).decode()
+        assert _base64.look(head + "AAAA") == (15, None)
+    assert len(_base64._HEADS) == _base64._HEADS_MAX
+    assert _base64.look(PNG_B64) == (_base64.screen(PNG_B64), "image/png")  # past the bound
+
+
 def test_one_look_at_real_payloads() -> None:
     for data, mime in [(PNG_B64, "image/png"), (PDF_B64, "application/pdf")]:
         assert _base64.look(data) == (_base64.screen(data), mime)
