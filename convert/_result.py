@@ -155,7 +155,7 @@ class ToolResult:
                     self.id = id
                     self.is_error = is_error
                     self.result_type = "complete"
-                    self._source, self._parsed, self._string, self._texts = _parse(content)
+                    self._source, self._parsed, self._string, self._texts = _parse(content, texts)
                     self._structured = _NO_STRUCTURED
                     self.__class__ = ToolResult
                     return self  # type: ignore[no-any-return]
@@ -478,14 +478,27 @@ def _build(
 
 def _parse(
     content: Sequence[Any],
+    texts: list[str] | None = None,
 ) -> tuple[tuple[Mapping[str, Any] | str, ...], tuple[_items.Item, ...], str, Sequence[str] | None]:
     """Return the frozen items, the parsed items, the string form and the plain texts
-    (None unless every item is text without ``cache_control``) of ``content``."""
+    (None unless every item is text without ``cache_control``) of ``content``.
+
+    ``texts``: the plain ASCII texts (neither empty nor blank) ``content`` starts
+    with, already checked by the caller; each is its own frozen form.
+    """
     frozen_items: list[Mapping[str, Any] | str] = []
     items = []
     strings = []
+    start = 0
+    if texts:
+        frozen_items += texts
+        strings += texts
+        for text in texts:
+            items.append(_items.Item(_items.TEXT, text))
+        start = len(texts)
+        content = content[start:]
     every_text = True
-    for index, raw in enumerate(content):
+    for index, raw in enumerate(content, start):
         plain_item = _plain_item(raw) if type(raw) is dict else None
         frozen_item: Mapping[str, Any] | str
         if plain_item is None:

@@ -151,6 +151,7 @@ def test_from_mcp_gives_the_result_the_constructor_gives(
         raise AssertionError(f"from_mcp took what the constructor refused ({exc})") from None
     got = ToolResult.from_mcp(message, id=call_id, name="t")
     assert got == expected
+    assert [_slots(item) for item in got._items] == [_slots(item) for item in expected._items]
     for wire in WIRES:
         for native in (False, True):
             options = {"image_input": native, "native_pdf": native}
