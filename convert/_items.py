@@ -361,7 +361,8 @@ def blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
         item_kind = PDF
     if item_kind == OTHER:
         return Item(OTHER, placeholder(kind, shown, uri, size), "", shown, uri, size)
-    text = placeholder(kind, mime, uri, size)
+    # ``placeholder``'s usual form, inline when there is no URI (the hot path)
+    text = placeholder(kind, mime, uri, size) if uri else f"[{kind}] {mime} ({size} bytes)"
     return Item(item_kind, text, data, mime, uri, size, None, None, kind, shown)
 
 

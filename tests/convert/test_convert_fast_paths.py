@@ -65,6 +65,16 @@ def test_the_table_of_heads_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _base64.look(PNG_B64) == (_base64.screen(PNG_B64), "image/png")  # past the bound
 
 
+def test_a_media_placeholder_is_the_one_placeholder_writes() -> None:
+    for kind, data, mime, uri in [
+        ("image", PNG_B64, "image/png", ""),
+        ("resource", PDF_B64, "application/pdf", ""),
+        ("resource", PDF_B64, "application/pdf", "file:///r.pdf"),
+    ]:
+        item = _items.blob(kind, data, mime, uri)
+        assert item.text == _items.placeholder(kind, mime, uri, item.size)
+
+
 def test_one_look_at_real_payloads() -> None:
     for data, mime in [(PNG_B64, "image/png"), (PDF_B64, "application/pdf")]:
         assert _base64.look(data) == (_base64.screen(data), mime)
