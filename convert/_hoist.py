@@ -55,15 +55,10 @@ HOIST_WIRES: dict[str, tuple[Form, Form | None]] = {
 
 def hoist_reason(wire: str, item: Any, options: Options) -> str | None:
     """Return why an image or PDF is not hoisted on ``wire`` (None: it is)."""
-    return _media(wire, item, options)[0]
-
-
-def _media(wire: str, item: Any, options: Options) -> tuple[str | None, str | None, str]:
-    """Return ``native_media``'s ``(reason, data, text)`` for hoisting on ``wire``."""
     forms = HOIST_WIRES.get(wire) if options.hoist else None
     if forms is None:
-        return "no_form", None, item.text
-    return native_media(item, options, *forms)
+        return "no_form"
+    return native_media(item, options, *forms)[0]
 
 
 class _Hoisted:
@@ -91,6 +86,7 @@ def hoist(
     messages: list[dict[str, Any]] = []
     groups: list[tuple[Any, list[tuple[int, Any, str]]]] = []
     number = 0
+    image_form, pdf_form = HOIST_WIRES[wire]
     for result in results:
         seen = for_the_model(result) if options.audience else result
         attached: list[tuple[int, Any, str]] = []
@@ -98,7 +94,7 @@ def hoist(
         changed = False
         for item in seen._items:
             if item.kind in (IMAGE, PDF):
-                _, data, text = _media(wire, item, options)
+                _, data, text = native_media(item, options, image_form, pdf_form)
                 if data is not None:
                     number += 1
                     attached.append((number, item, data))
