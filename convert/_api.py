@@ -133,8 +133,10 @@ def format_tool_results(
         blocks = []
         for result in results:  # all plain text (the usual case) hoists nothing
             if type(result) is not ToolResult or result._texts is None:
-                checked = [_checked(result) for result in results]
-                return _hoist(wire, checked, TABLE[wire].block, resolved)
+                for each in results:
+                    if type(each) is not ToolResult:
+                        _checked(each)
+                return _hoist(wire, results, TABLE[wire].block, resolved)
             blocks.append(block(result, resolved))
         return _ENVELOPES[wire](blocks)
     blocks = []

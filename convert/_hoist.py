@@ -129,7 +129,7 @@ def boundary(result: Any, attached: list[tuple[int, Any, str]]) -> str:
 def _shown(value: str) -> str:
     if not value.isprintable():
         value = "".join(ch for ch in value if ch.isprintable())
-    return value[:128]
+    return value if len(value) <= 128 else value[:128]
 
 
 def _openai(groups: list[tuple[Any, list[tuple[int, Any, str]]]]) -> dict[str, Any]:
