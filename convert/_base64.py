@@ -376,7 +376,7 @@ def _head(head64: str) -> Any:
     not all in the alphabet (padding this early is :func:`screen`'s to judge).
 
     Kept in ``_HEADS``: payloads of a kind share their heads (a PNG's first 12
-    bytes are its signature and the IHDR chunk's). The table stops growing at
+    bytes are its signature and the IHDR chunk's length). The table stops growing at
     ``_HEADS_MAX``; a race between threads can only store the same answer twice.
     """
     try:
