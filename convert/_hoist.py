@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._audience import for_the_model
-from ._base64 import data_url
 from ._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .wires.responses import pdf_filename
 
@@ -87,6 +86,7 @@ def hoist(
     groups: list[tuple[Any, list[tuple[int, Any, str]]]] = []
     number = 0
     image_form, pdf_form = HOIST_WIRES[wire]
+    as_url = wire == "openai"
     for result in results:
         seen = for_the_model(result) if options.audience else result
         attached: list[tuple[int, Any, str]] = []
@@ -94,7 +94,8 @@ def hoist(
         changed = False
         for item in seen._items:
             if item.kind in (IMAGE, PDF):
-                _, data, text = native_media(item, options, image_form, pdf_form)
+                # openai takes data: URLs (made while the payload is checked), ollama base64
+                _, data, text = native_media(item, options, image_form, pdf_form, as_url)
                 if data is not None:
                     number += 1
                     attached.append((number, item, data))
@@ -138,14 +139,10 @@ def _openai(groups: list[tuple[Any, list[tuple[int, Any, str]]]]) -> dict[str, A
         parts.append({"type": "text", "text": boundary(result, attached)})
         for number, item, data in attached:
             parts.append({"type": "text", "text": f"[attachment {number}]"})
-            if item.kind == IMAGE:
-                url = data_url(item.mime, data)
-                parts.append({"type": "image_url", "image_url": {"url": url}})
+            if item.kind == IMAGE:  # data: the data: URL (see hoist)
+                parts.append({"type": "image_url", "image_url": {"url": data}})
             else:
-                file = {
-                    "file_data": data_url("application/pdf", data),
-                    "filename": pdf_filename(item.uri),
-                }
+                file = {"file_data": data, "filename": pdf_filename(item.uri)}
                 parts.append({"type": "file", "file": file})
     return {"role": "user", "content": parts}
 

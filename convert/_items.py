@@ -34,6 +34,9 @@ How a wire reads an item:
   check runs on the first call and is remembered, races are benign: the check
   is pure), or ``(None, text)`` with the placeholder to send instead (over the
   limit, or ``... (invalid base64)`` when the strict check failed).
+  ``item.native(limit, url=True)`` gives the payload as a ``data:`` URL instead
+  (the MIME type for an image, ``application/pdf`` for a PDF), checked while it
+  is copied where the compiled check is in use (:func:`_base64.checked_url`).
   :func:`unsent` turns what ``native`` gave into the reason the wires'
   ``reason`` functions and the report give (``too_large``, ``invalid_base64``).
 - A wire declares, per media kind, a :class:`Form`: the MIME types it takes
@@ -132,20 +135,34 @@ class Item:
         self.cache_control = cache_control
         self.block = block  # Anthropic block to pass through (NATIVE)
 
-    def native(self, limit: int) -> tuple[str | None, str]:
+    def native(self, limit: int, url: bool = False) -> tuple[str | None, str]:
         """Return ``(clean base64, "")`` to send, or ``(None, placeholder)`` instead.
 
         ``limit`` bounds the payload's base64 length (as given, and once clean).
+        ``url``: give the clean base64 as a ``data:`` URL (the image's MIME type,
+        ``application/pdf`` for a PDF); a payload not checked yet is then checked
+        while it is copied, where the compiled check is in use.
         """
-        if len(self.raw) > limit:
+        raw = self.raw
+        if len(raw) > limit:
             return None, self.text
         data = self._clean
+        mime = self.mime if self.kind == IMAGE else "application/pdf"
         if data is _UNCHECKED:
-            data = self._clean = _base64.clean(self.raw)
+            if url:
+                made = _base64.checked_url(mime, raw)
+                if made is not None:  # clean as it stands: the same object
+                    self._clean = raw
+                    return made, ""
+            data = self._clean = _base64.clean(raw)
         if data is None:
             return None, f"{placeholder(self.tag, self.declared, self.uri)} (invalid base64)"
         if len(data) > limit:
             return None, self.text
+        if url:
+            return _base64.data_url(
+                self.mime if self.kind == IMAGE else "application/pdf", data
+            ), ""
         return data, ""
 
     @property
@@ -190,12 +207,13 @@ class Form:
 
 
 def native_media(
-    item: Item, options: Options, image: Form | None, pdf: Form | None
+    item: Item, options: Options, image: Form | None, pdf: Form | None, url: bool = False
 ) -> tuple[str | None, str | None, str]:
     """Return ``(reason, data, text)`` for an item on a wire with these forms
     (``image``/``pdf`` None: the wire has no form for the kind).
 
-    ``reason`` None: ``data`` is the clean base64 to send. Else ``reason`` says
+    ``reason`` None: ``data`` is the clean base64 to send (its ``data:`` URL with
+    ``url``, see :meth:`Item.native`). Else ``reason`` says
     why not and ``text`` is what to send instead. ``no_form``, ``not_read`` (the
     kind's option is off) and ``unsupported_mime`` read no payload; over a
     ``max_bytes`` limit is known from the size alone; then ``item.native``
@@ -216,7 +234,7 @@ def native_media(
         return "unsupported_mime", None, item.text
     if form.max_bytes is not None and item.size > form.max_bytes:
         return unsent(item, None), None, item.text
-    data, text = item.native(form.max_base64)
+    data, text = item.native(form.max_base64, url)
     return unsent(item, data), data, text
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from . import _items, _values
+from ._compiled import speedups
 from ._options import as_flag
 from ._values import canonical_json
 from .errors import InvalidToolResult
@@ -108,58 +109,23 @@ class ToolResult:
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
         if type(obj) is dict and cls is ToolResult:
-            # The hot path: a plain result of ASCII texts, {"content": [...]} with at
-            # most "isError" beside it. Anything else takes the general path below.
-            count = len(obj)
-            is_error = obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
-            content = obj.get("content")
-            if (
-                (is_error is False or is_error is True)
-                and type(content) is list
-                and type(id) is str
-                and type(name) is str
-                and id.isascii()
-                and name.isascii()
-            ):
-                texts: list[str] = []
-                for item in content:
-                    if type(item) is not dict or len(item) != 2:
-                        break
-                    text = item.get("text")
-                    if (
-                        type(text) is not str
-                        or item.get("type") != "text"
-                        or not text.isascii()
-                        or not text
-                        or text.isspace()
-                    ):
-                        break
-                    texts.append(text)
-                else:
-                    self: Any = _new(_Building)
-                    self.name = name
-                    self.id = id
-                    self.is_error = is_error
-                    self.result_type = "complete"
-                    self._source = self._texts = texts  # private, never changed
-                    self._parsed = None
-                    self._string = "\n".join(texts)
-                    self._structured = _NO_STRUCTURED
-                    self.__class__ = ToolResult
-                    return self  # type: ignore[no-any-return]
-                if type(item) is dict and item.get("type") != "text":
-                    # Media or other items, the same envelope: parse them all in one pass
-                    # (no all-text pass again), no structured content, no result type.
-                    self = _new(_Building)
-                    self.name = name
-                    self.id = id
-                    self.is_error = is_error
-                    self.result_type = "complete"
-                    self._source, self._parsed, self._string, self._texts = _parse(content, texts)
-                    self._structured = _NO_STRUCTURED
-                    self.__class__ = ToolResult
-                    return self  # type: ignore[no-any-return]
-                return _build(cls, name, id, content, is_error, None, "complete")
+            # The hot path: a plain result of ASCII texts, {"content": [...]} with at most
+            # "isError" beside it (compiled where ``_speedups`` is built; see ``_all_text_pure``).
+            done = _all_text(obj, id, name)
+            if done is not None:
+                if type(done) is not list:
+                    return done  # type: ignore[return-value]
+                # Media or other items after those texts, the same envelope: parse them
+                # all in one pass (no all-text pass again), no structured content.
+                self: Any = _new(_Building)
+                self.name = name
+                self.id = id
+                self.is_error = obj.get("isError", False)
+                self.result_type = "complete"
+                self._source, self._parsed, self._string, self._texts = _parse(obj["content"], done)
+                self._structured = _NO_STRUCTURED
+                self.__class__ = ToolResult
+                return self  # type: ignore[no-any-return]
         data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
@@ -170,8 +136,8 @@ class ToolResult:
             if isinstance(result, Mapping):
                 data = result  # a whole JSON-RPC response
             elif (error := rpc_error(data)) is not None:  # a JSON-RPC error response
-                content = [{"type": "text", "text": error}]
-                return cls(name=name, id=id, content=content, is_error=True)
+                failed = [{"type": "text", "text": error}]
+                return cls(name=name, id=id, content=failed, is_error=True)
             if "content" not in data and "structuredContent" not in data:
                 if data.get("resultType") == "input_required":
                     raise InvalidToolResult(_INPUT_REQUIRED)
@@ -395,6 +361,69 @@ _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
 _MIMES = _items._MIMES  # normal_mime's cache, read first inline
 _ABSENT: Any = object()
 _new = object.__new__
+
+
+def _all_text_pure(obj: dict[str, Any], id: object, name: object) -> ToolResult | list[str] | None:
+    """Return the result of a plain MCP result of ASCII texts, or where it stops being one.
+
+    For ``{"content": [...]}`` with at most a boolean ``"isError"`` beside it, an ASCII
+    ``id`` and ``name``, and every item ``{"type": "text", "text": ...}`` with ASCII
+    text neither empty nor blank: the finished ``ToolResult``. For that envelope
+    where an item of another type follows such texts: the list of those texts (the
+    caller parses the rest). Anything else: None (the general path decides, with
+    the same result). ``_speedups.all_text`` is the compiled form of this function;
+    the tests hold the two to each other.
+    """
+    count = len(obj)
+    is_error = obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
+    content = obj.get("content")
+    if not (
+        (is_error is False or is_error is True)
+        and type(content) is list
+        and type(id) is str
+        and type(name) is str
+        and id.isascii()
+        and name.isascii()
+    ):
+        return None
+    texts: list[str] = []
+    for item in content:
+        if type(item) is not dict:
+            return None
+        kind = item.get("type")
+        if type(kind) is not str:
+            return None
+        if kind != "text":
+            return texts
+        text = item.get("text")
+        if (
+            len(item) != 2
+            or type(text) is not str
+            or not text.isascii()
+            or not text
+            or text.isspace()
+        ):
+            return None
+        texts.append(text)
+    self: Any = _new(_Building)
+    self.name = name
+    self.id = id
+    self.is_error = is_error
+    self.result_type = "complete"
+    self._source = self._texts = texts  # private, never changed
+    self._parsed = None
+    self._string = "\n".join(texts)
+    self._structured = _NO_STRUCTURED
+    self.__class__ = ToolResult
+    return self  # type: ignore[no-any-return]
+
+
+_all_text: Callable[[dict[str, Any], object, object], ToolResult | list[str] | None] = (
+    _all_text_pure
+)
+if speedups is not None:  # the compiled form (see ``_compiled``)
+    speedups.bind(ToolResult, "complete", _NO_STRUCTURED)
+    _all_text = speedups.all_text
 
 
 def _build(

@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlsplit
 
 from .. import _read
-from .._base64 import data_url
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason
@@ -102,16 +101,16 @@ def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | str |
             native = True
             continue
         if kind in (IMAGE, PDF):
-            _, data, text = native_media(item, options, FORM, FORM)
-            if data is not None:
+            _, url, text = native_media(item, options, FORM, FORM, url=True)
+            if url is not None:
                 native = True
                 if kind == IMAGE:
-                    parts.append({"type": "input_image", "image_url": data_url(item.mime, data)})
+                    parts.append({"type": "input_image", "image_url": url})
                 else:
                     parts.append(
                         {
                             "type": "input_file",
-                            "file_data": data_url("application/pdf", data),
+                            "file_data": url,
                             "filename": pdf_filename(item.uri),
                         }
                     )

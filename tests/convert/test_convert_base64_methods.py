@@ -1,12 +1,14 @@
-"""The strict base64 check's two methods give the same verdict on every input.
+"""The strict base64 check's methods give the same verdict on every input.
 
-``translate`` (standard library) and ``pybase64`` (the ``speed`` extra) must agree
-on what is base64 and on the cleaned string (the same object when the payload is
-already clean): canonical and non-canonical final quanta, padding given, left
-out or misplaced, whitespace anywhere, URL-safe symbols, anything else in the
-ASCII range, and mutations on either side of the chunk boundaries of the
-pybase64 method, with the string read through a view of its bytes and through
-slices of it. Neither holds more than a chunk's worth of memory.
+``translate`` (standard library), ``pybase64`` (the ``speed`` extra) and
+``compiled`` (toolwire's C helpers, where built) must agree on what is base64
+and on the cleaned string (the same object when the payload is already clean),
+and the compiled check made while copying must agree on the ``data:`` URL:
+canonical and non-canonical final quanta, padding given, left out or misplaced,
+whitespace anywhere, URL-safe symbols, anything else in the ASCII range, and
+mutations on either side of the chunk boundaries of the pybase64 method, with
+the string read through a view of its bytes and through slices of it. None
+holds more than a chunk's worth of memory.
 """
 
 from __future__ import annotations
@@ -35,12 +37,25 @@ BIG = base64.b64encode(os.urandom(CHUNK * 3 + 1001)).decode("ascii")
 
 
 def agree(data: object) -> str | None:
-    """Assert both methods give the same verdict (and object) on ``data``; return it."""
+    """Assert every installed method gives the same verdict (and object) on ``data``;
+    return it. With the compiled method, the data: URL made while checking agrees too."""
     by_translate = _base64.clean_translate(data)
-    by_pybase64 = _base64._METHODS["pybase64"](data)
-    assert by_pybase64 == by_translate, repr(data)[:200]
-    if by_translate is data:
-        assert by_pybase64 is data  # a clean payload is never copied
+    for name in _base64.methods():
+        by_method = _base64._METHODS[name](data)
+        assert by_method == by_translate, (name, repr(data)[:200])
+        if by_translate is data:
+            assert by_method is data, name  # a clean payload is never copied
+    if "compiled" in _base64.methods() and isinstance(data, str):
+        before = _base64.clean, _base64._method
+        _base64.use("compiled")
+        try:
+            url = _base64.checked_url("image/png", data)
+        finally:
+            _base64.clean, _base64._method = before
+        if by_translate is data and not len(data) % 4:
+            assert url == _base64.data_url("image/png", data)  # clean as it stands
+        else:
+            assert url is None  # checked the usual way by the caller
     return by_translate
 
 
@@ -175,11 +190,13 @@ def test_objects_that_are_not_strings() -> None:
 
 @pytest.mark.parametrize(
     ("name", "view"),
-    [("translate", False), ("pybase64", True), ("pybase64", False)],
-    ids=["translate", "pybase64-view", "pybase64-slices"],
+    [("translate", False), ("pybase64", True), ("pybase64", False), ("compiled", False)],
+    ids=["translate", "pybase64-view", "pybase64-slices", "compiled"],
 )
 def test_memory_stays_flat(name: str, view: bool) -> None:
     """A 13 MB payload is checked holding no more than a few chunks at a time."""
+    if name not in _base64.methods():
+        pytest.skip(f"{name} is not installed")
     data = base64.b64encode(os.urandom(10 * 1024 * 1024)).decode("ascii")
     check = _base64._METHODS[name]
     with viewing(view):
@@ -206,4 +223,5 @@ def test_use_picks_the_method_and_the_conversion_follows(strict_check: str) -> N
 def test_use_refuses_a_method_not_installed() -> None:
     with pytest.raises(ValueError, match="no strict-check method 'simd'"):
         _base64.use("simd")
-    assert _base64.methods()[0] == "pybase64"  # installed: the fastest comes first
+    fastest = "compiled" if "compiled" in _base64.methods() else "pybase64"
+    assert _base64.methods()[0] == fastest  # installed: the fastest comes first

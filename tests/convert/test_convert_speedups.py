@@ -1,0 +1,320 @@
+"""The compiled helpers (``_speedups.c``) and their pure forms give the same answers.
+
+- ``all_text`` against ``_result._all_text_pure`` on generated MCP results: the
+  same finished ``ToolResult`` (slot for slot), the same leading texts, or None
+  for both; ``from_mcp`` through either gives equal results or the same error.
+- ``alphabet`` (every kernel this CPU runs) against the alphabet itself, each
+  ASCII symbol at every place of a block and of a copied span; ``data_url``
+  against the f-string it stands for.
+- No reference is leaked or lost on any branch, and hostile input (a dict key
+  whose ``__eq__`` empties the content list mid-read) neither crashes nor differs.
+
+``TOOLWIRE_REQUIRE_SPEEDUPS=1`` (set by ``.ci/run``) turns the skip of an
+install without the compiled helpers into a failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import sys
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolwire.convert import InvalidToolResult, ToolResult, _base64, _compiled, _result
+
+if os.environ.get("TOOLWIRE_PURE"):
+    pytest.skip("TOOLWIRE_PURE is set: the pure forms run alone", allow_module_level=True)
+if _compiled.speedups is None:
+    if os.environ.get("TOOLWIRE_REQUIRE_SPEEDUPS"):
+        pytest.fail(
+            "the compiled helpers are not built (TOOLWIRE_REQUIRE_SPEEDUPS=1; is there a C"
+            " compiler, and is TOOLWIRE_PURE unset?)",
+            pytrace=False,
+        )
+    pytest.skip(
+        "the compiled helpers are not built (no C compiler at install)", allow_module_level=True
+    )
+
+speedups: Any = _compiled.speedups
+SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SYMBOLS = set(_base64._SYMBOLS)
+FIELDS = ToolResult.__slots__
+
+
+def outcome(value: object) -> object:
+    """What one of the two forms answered, comparable: a result's every slot."""
+    if type(value) is ToolResult:
+        return ("result", tuple(getattr(value, field) for field in FIELDS))
+    return value
+
+
+def same(obj: dict[str, Any], id: object = "", name: object = "") -> object:
+    compiled = speedups.all_text(obj, id, name)
+    pure = _result._all_text_pure(obj, id, name)
+    assert outcome(compiled) == outcome(pure), (obj, id, name)
+    if type(compiled) is ToolResult:
+        assert compiled._source is compiled._texts  # one private list, as the pure form
+        assert type(pure) is ToolResult
+    return compiled
+
+
+class Str(str):
+    pass
+
+
+good_texts = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1)
+texts = st.one_of(
+    good_texts,
+    good_texts,
+    good_texts,
+    st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=6),
+    st.sampled_from(["", " ", "\x1c", "\t\n", "ok", "é", "\ud800", " x "]),
+    st.builds(Str, st.sampled_from(["text", "ok"])),
+    st.integers(),
+    st.none(),
+)
+kinds = st.one_of(
+    st.just("text"),
+    st.sampled_from(["image", "resource", "audio", "", "Text"]),
+    st.builds(Str, st.just("text")),
+    st.none(),
+    st.integers(),
+)
+
+
+@st.composite
+def items(draw: st.DrawFn) -> object:
+    shape = draw(
+        st.sampled_from(["text"] * 8 + ["media"] * 2 + ["other", "extra", "missing", "odd"])
+    )
+    if shape == "media":
+        return {"type": "image", "data": "iVBORw0KGgoAAAAN", "mimeType": "image/png"}
+    if shape == "text":
+        return {"type": "text", "text": draw(texts)}
+    if shape == "other":
+        return {"type": draw(kinds), "text": draw(texts)}
+    if shape == "extra":
+        return {"type": draw(kinds), "text": draw(texts), "annotations": {}}
+    if shape == "missing":
+        return draw(st.sampled_from([{"type": "text"}, {"text": "ok"}, {}]))
+    return draw(st.sampled_from(["text", ["type", "text"], None, 3]))
+
+
+@st.composite
+def envelopes(draw: st.DrawFn) -> dict[str, Any]:
+    content = draw(
+        st.one_of(
+            st.lists(items(), max_size=5),
+            st.lists(items(), max_size=5),
+            st.lists(items(), max_size=5),
+            st.sampled_from([(), None, "text", {"type": "text"}]),
+        )
+    )
+    obj: dict[str, Any] = {"content": content}
+    extra = draw(st.sampled_from(["none"] * 3 + ["error"] * 3 + ["bad error", "other", "drop"]))
+    if extra == "error":
+        obj["isError"] = draw(st.booleans())
+    elif extra == "bad error":
+        obj["isError"] = draw(st.sampled_from([1, 0, None, "true"]))
+    elif extra == "other":
+        obj["structuredContent"] = {"a": 1}
+    elif extra == "drop":
+        del obj["content"]
+        obj["isError"] = False
+    return obj
+
+
+ids = st.sampled_from(["", "call_1", "", "call_1", "", "call_1", "é", Str("c"), 7])
+
+
+@SETTINGS
+@given(envelopes(), ids, ids)
+def test_all_text_agrees_with_its_pure_form(obj: dict[str, Any], id: object, name: object) -> None:
+    same(obj, id, name)
+
+
+@SETTINGS
+@given(envelopes(), ids, ids)
+def test_from_mcp_is_the_same_through_either_form(
+    obj: dict[str, Any], id: object, name: object
+) -> None:
+    def build(form: Any) -> object:
+        before = _result._all_text
+        _result._all_text = form
+        try:
+            result = ToolResult.from_mcp(obj, id=id, name=name)  # type: ignore[arg-type]
+        except InvalidToolResult as exc:
+            return ("error", str(exc))
+        finally:
+            _result._all_text = before
+        return ("result", result, result._string, result._texts, result.to("hermes"))
+
+    assert build(speedups.all_text) == build(_result._all_text_pure)
+
+
+def test_the_usual_answers() -> None:
+    one = same({"content": [{"type": "text", "text": "ok"}]}, "call_1", "tool")
+    assert type(one) is ToolResult and one.content == ({"type": "text", "text": "ok"},)
+    assert (one.id, one.name, one.is_error, one.result_type) == (
+        "call_1",
+        "tool",
+        False,
+        "complete",
+    )
+    two = same(
+        {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "isError": True}
+    )
+    assert type(two) is ToolResult and two._string == "a\nb" and two.is_error is True
+    image = {"type": "image", "data": "QUJD", "mimeType": "image/png"}
+    assert same({"content": [{"type": "text", "text": "a"}, image]}) == ["a"]
+    assert same({"content": [image]}) == []
+    for broken in (
+        {"content": [{"type": "text", "text": " "}]},  # blank
+        {"content": [{"type": "text", "text": "é"}]},  # not ASCII
+        {"content": [{"type": "text", "text": "a", "x": 1}]},
+        {"content": ({"type": "text", "text": "a"},)},
+        {"content": [], "isError": 1},
+        {"content": [], "meta": {}},
+    ):
+        assert same(broken) is None
+    with pytest.raises(AttributeError):
+        one.name = "x"  # built in C, immutable as any other
+
+
+def test_a_result_built_in_c_is_a_whole_toolresult() -> None:
+    built = speedups.all_text({"content": [{"type": "text", "text": "ok"}]}, "call_1", "")
+    pure = ToolResult(id="call_1", content=[{"type": "text", "text": "ok"}])
+    assert type(built) is ToolResult and built == pure and repr(built) == repr(pure)
+    assert built.to("openai") == pure.to("openai")
+
+
+def test_no_reference_is_leaked_or_lost() -> None:
+    text = "".join(["leak", "check"])  # a string of its own
+    cases = [
+        {"content": [{"type": "text", "text": text}]},  # a result
+        {"content": [{"type": "text", "text": text}, {"type": "image"}]},  # the leading texts
+        {"content": [{"type": "text", "text": text}, {"type": "text", "text": " "}]},  # None
+        {"content": [{"type": "text", "text": text}, 3]},
+        {"content": [{"type": "text", "text": text, "x": 1}]},
+    ]
+    for obj in cases:
+        content = obj["content"]
+        counts = (sys.getrefcount(text), sys.getrefcount(content), sys.getrefcount(content[0]))
+        for _ in range(1000):
+            speedups.all_text(obj, "call_1", "tool")
+        assert (
+            sys.getrefcount(text),
+            sys.getrefcount(content),
+            sys.getrefcount(content[0]),
+        ) == counts
+    kept = [speedups.all_text(cases[0], "call_1", "tool") for _ in range(100)]
+    assert sys.getrefcount(text) >= 100  # held by each result's list
+    del kept
+
+
+def test_hostile_keys_neither_crash_nor_differ() -> None:
+    content: list[Any] = []
+
+    class Clears:
+        """A key that hashes as "type" and empties the content list when compared."""
+
+        def __hash__(self) -> int:
+            return hash("type")
+
+        def __eq__(self, other: object) -> bool:
+            content.clear()
+            return False
+
+    def make() -> dict[str, Any]:
+        content[:] = [{Clears(): 1, "type": "text"}, {"type": "text", "text": "b"}]
+        return {"content": content}
+
+    compiled = speedups.all_text(make(), "", "")
+    pure = _result._all_text_pure(make(), "", "")
+    assert outcome(compiled) == outcome(pure)
+
+
+def test_bind_refuses_a_class_without_those_slots() -> None:
+    class Other:
+        __slots__ = ("name",)
+
+    with pytest.raises((TypeError, AttributeError)):
+        speedups.bind(Other, "complete", (None, None))
+    # still bound to ToolResult: a refused bind changes nothing
+    assert type(speedups.all_text({"content": []}, "", "")) is ToolResult
+
+
+# --- the alphabet check --------------------------------------------------------------
+
+
+def test_every_kernel_knows_every_ascii_symbol_at_every_place() -> None:
+    kernels = speedups.kernels()
+    assert kernels[0] == 0 and 3 in kernels
+    base = "QUJD" * 1100
+    for kernel in kernels:
+        for size in (0, 1, 31, 32, 33, 127, 128, 129, 255, 4095, 4096, 4097, 4224):
+            data = base[:size]
+            assert speedups.alphabet(data, size, kernel) is True
+            places = {0, size - 1, size // 2} | set(range(max(0, size - 130), size, 7))
+            for place in sorted(p for p in places if 0 <= p < size):
+                for code in range(128):
+                    changed = data[:place] + chr(code) + data[place + 1 :]
+                    expected = chr(code) in SYMBOLS
+                    assert speedups.alphabet(changed, size, kernel) is expected, (
+                        kernel,
+                        size,
+                        place,
+                        code,
+                    )
+                    assert speedups.alphabet(changed, place, kernel) is True  # before it: fine
+
+
+def test_alphabet_bounds_and_strings_that_are_not_ascii() -> None:
+    assert speedups.alphabet("QUJD!", 4) is True
+    assert speedups.alphabet("QUJD!", 99) is False  # the end is clamped to the length
+    assert speedups.alphabet("QUJD!", -3) is True
+    assert speedups.alphabet("QUJDé", 4) is False  # not ASCII: never clean here
+    with pytest.raises(ValueError, match="no kernel 9"):
+        speedups.alphabet("QUJD", 4, 9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=9000), st.integers(0, 9100), st.sampled_from("!=-_ \n\x00A"))
+def test_data_url_is_the_string_it_stands_for(raw: bytes, at: int, what: str) -> None:
+    data = base64.b64encode(raw).decode("ascii")
+    if data:
+        at %= len(data)
+        data = data[:at] + what + data[at + 1 :]
+    end = len(data.rstrip("="))
+    expected = all(symbol in SYMBOLS for symbol in data[:end])
+    url = speedups.data_url("data:application/pdf;base64,", data, end)
+    assert (url == f"data:application/pdf;base64,{data}") if expected else url is None
+    assert speedups.alphabet(data, end) is expected
+
+
+def test_data_url_refuses_what_is_not_ascii() -> None:
+    assert speedups.data_url("data:é;base64,", "QUJD", 4) is None
+    assert speedups.data_url("data:x;base64,", "QUJDé", 4) is None
+
+
+def test_large_payloads_from_threads() -> None:
+    """The check lets other threads run; each thread still gets its own right answer."""
+    payloads = [base64.b64encode(os.urandom(3 * 1024 * 1024 + n)).decode("ascii") for n in range(4)]
+    broken = payloads[0][:5_000_000] + "*" + payloads[0][5_000_001:]
+    answers: dict[int, object] = {}
+
+    def run(index: int, data: str) -> None:
+        answers[index] = speedups.data_url("data:x;base64,", data, len(data.rstrip("=")))
+
+    threads = [threading.Thread(target=run, args=(i, p)) for i, p in enumerate([*payloads, broken])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index, data in enumerate(payloads):
+        assert answers[index] == "data:x;base64," + data
+    assert answers[len(payloads)] is None
