@@ -65,6 +65,11 @@ from toolwire.convert import ToolResult, _base64, format_tool_results
 
 from convert import PDF_B64
 
+try:
+    from toolwire.convert import _compiled
+except ImportError:  # a toolwire from before the C helpers (timed for a before/after)
+    _compiled = None  # type: ignore[assignment]
+
 # environment: PEERS_ROUNDS, PEERS_ONLY (peers,floor,hoist,placeholders)
 ROUNDS = int(os.environ.get("PEERS_ROUNDS", "11"))
 BATCH = 0.010  # seconds: the least a batch runs
@@ -434,7 +439,8 @@ def main() -> int:
     print(
         f"CPUs: {os.cpu_count()}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
         f"{ROUNDS} rounds, batches >= {BATCH * 1e3:g} ms; "
-        f"strict base64 check: {_base64.method() if hasattr(_base64, 'method') else 'translate'}"
+        f"strict base64 check: {_base64.method() if hasattr(_base64, 'method') else 'translate'}; "
+        f"C helpers: {'in use' if getattr(_compiled, 'speedups', None) else 'not in use'}"
     )
     sections = os.environ.get("PEERS_ONLY", "peers,floor,hoist,placeholders").split(",")
     wanted = "peers" in sections or "floor" in sections
