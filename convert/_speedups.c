@@ -242,18 +242,14 @@ error:
 #define BLOCK 32
 #define SPAN 4096 /* copied, then checked while still in L1; a bad symbol stops it */
 
-static const unsigned char *
-scalar_table(void)
+static unsigned char symbol_table[256]; /* 1 for a symbol; filled at import */
+
+static void
+fill_symbol_table(void)
 {
-    static unsigned char table[256];
-    static int made = 0;
-    if (!made) {
-        const char *symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (const char *c = symbols; *c; c++)
-            table[(unsigned char)*c] = 1;
-        made = 1;
-    }
-    return table;
+    const char *symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (const char *c = symbols; *c; c++)
+        symbol_table[(unsigned char)*c] = 1;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -267,7 +263,8 @@ scalar_table(void)
     16 | 1 | 4, 16 | 1, 16 | 1, 16 | 1, 16 | 1, 16 | 1, 16 | 1, 16 | 1, 16 | 1, 16 | 1,  \
         16 | 1 | 2, 16 | 2 | 8, 16 | 1 | 2 | 8, 16 | 1 | 2 | 8, 16 | 1 | 2 | 8, 16 | 2 | 8
 
-/* the length of the prefix of data[0:size] checked (whole blocks), 0 at a bad block */
+/* Check the whole blocks of data[0:size]; return where it stopped (past the last whole
+ * block, or sooner once a bad symbol was seen); *bad_found: whether one was seen. */
 __attribute__((target("avx2"))) static Py_ssize_t
 blocks_avx2(const unsigned char *data, Py_ssize_t size, int *bad_found)
 {
@@ -299,16 +296,7 @@ blocks_avx2(const unsigned char *data, Py_ssize_t size, int *bad_found)
     return i;
 }
 
-static int
-has_avx2(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return known;
-}
+static int avx2 = 0; /* this CPU runs AVX2: read at import (the check runs without the GIL) */
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -347,7 +335,7 @@ static int
 avx2_built(void)
 {
 #ifdef NIBBLES
-    return has_avx2();
+    return avx2;
 #else
     return 0;
 #endif
@@ -363,7 +351,7 @@ in_alphabet(const unsigned char *data, Py_ssize_t size, int kernel)
     Py_ssize_t i = 0;
     int bad = 0;
 #ifdef NIBBLES
-    if (kernel == AUTO && has_avx2())
+    if (kernel == AUTO && avx2)
         kernel = AVX2;
     if (kernel == AVX2)
         i = blocks_avx2(data, size, &bad);
@@ -374,9 +362,8 @@ in_alphabet(const unsigned char *data, Py_ssize_t size, int kernel)
 #endif
     if (bad)
         return 0;
-    const unsigned char *table = scalar_table();
     for (; i < size; i++) {
-        if (!table[data[i]])
+        if (!symbol_table[data[i]])
             return 0;
     }
     return 1;
@@ -515,5 +502,10 @@ PyInit__speedups(void)
     newline = PyUnicode_InternFromString("\n");
     if (!key_content || !key_is_error || !key_text || !key_type || !newline)
         return NULL;
+    fill_symbol_table();
+#ifdef NIBBLES
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
     return PyModule_Create(&module_def);
 }
