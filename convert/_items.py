@@ -160,9 +160,7 @@ class Item:
         if len(data) > limit:
             return None, self.text
         if url:
-            return _base64.data_url(
-                self.mime if self.kind == IMAGE else "application/pdf", data
-            ), ""
+            return _base64.data_url(mime, data), ""
         return data, ""
 
     @property
