@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from . import _items, _values
+from . import _base64, _items, _values
 from ._compiled import speedups
 from ._options import as_flag
 from ._values import canonical_json
@@ -371,8 +371,10 @@ def _all_text_pure(obj: dict[str, Any], id: object, name: object) -> ToolResult 
     text neither empty nor blank: the finished ``ToolResult``. For that envelope
     where an item of another type follows such texts: the list of those texts (the
     caller parses the rest). Anything else: None (the general path decides, with
-    the same result). ``_speedups.all_text`` is the compiled form of this function;
-    the tests hold the two to each other.
+    the same result). ``_speedups.all_text`` is the compiled form of this function,
+    and goes one step further: where the items after the texts are all ones
+    :func:`_plain_item` takes, it gives the finished result of :func:`_parse` as
+    well. The tests hold the two to each other.
     """
     count = len(obj)
     is_error = obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
@@ -423,6 +425,19 @@ _all_text: Callable[[dict[str, Any], object, object], ToolResult | list[str] | N
 )
 if speedups is not None:  # the compiled form (see ``_compiled``)
     speedups.bind(ToolResult, "complete", _NO_STRUCTURED)
+    # media items after the texts too: what ``_plain_item`` takes, as it builds them
+    speedups.bind_items(
+        _items.Item,
+        (_items.TEXT, _items.IMAGE, _items.PDF, _items.OTHER),
+        _items._UNCHECKED,
+        _items.IMAGE_MIMES,
+        _items._MIMES,
+        _items.normal_mime,
+        _base64._HEADS,
+        _base64._head,
+        _base64._BAD,
+        _items.shown_uri,
+    )
     _all_text = speedups.all_text
 
 

@@ -1,24 +1,27 @@
-/* toolwire.convert._speedups: the compiled form of ToolResult.from_mcp's hot path.
+/* toolwire.convert._speedups: compiled forms of the converter's hot paths.
  *
- * One function, `all_text(obj, id, name)`, with exactly the contract of
- * `_result._all_text_pure` (the pure form, which stays the reference and runs wherever
- * this module is not built): for an MCP CallToolResult dict of plain ASCII texts
- * ({"content": [...]} with at most "isError" beside it, every item
- * {"type": "text", "text": <ASCII, neither empty nor blank>}) it returns the
- * finished ToolResult; for the same envelope where a non-text item follows
- * those texts it returns the list of the texts before it (the caller parses
- * the rest); for anything else None (the caller takes the general path). It
- * calls no Python code of its own, so whenever it is unsure it answers None and
- * the general path decides, with the same result.
+ * - `all_text(obj, id, name)`: ToolResult.from_mcp's hot path, with the contract of
+ *   `_result._all_text_pure` (the pure form, which stays the reference and runs
+ *   wherever this module is not built): for an MCP CallToolResult dict of plain
+ *   ASCII texts ({"content": [...]} with at most "isError" beside it, every item
+ *   {"type": "text", "text": <ASCII, neither empty nor blank>}) the finished
+ *   ToolResult; where a non-text item follows such texts, the finished ToolResult
+ *   too when every item from there on is one `_result._plain_item` takes (see
+ *   "mixed content" below), else the list of the texts before it (the caller
+ *   parses the rest); for anything else None (the caller takes the general path).
+ *   Whenever it is unsure it answers as the pure form does, and Python decides.
+ * - `alphabet` and `data_url`: the base64 alphabet check, alone or while the payload
+ *   is copied into a data: URL (see below).
  *
- * `bind(cls, complete, no_structured)` is called once, at import: it reads the
- * offsets of ToolResult's slots from their member descriptors, so the result
- * is built by storing into them (what the descriptors themselves do), without
- * ToolResult.__setattr__, which refuses every store.
+ * `bind(cls, complete, no_structured)` and `bind_items(...)` are called once, at
+ * import: they read the offsets of ToolResult's and Item's slots from their member
+ * descriptors, so results and items are built by storing into them (what the
+ * descriptors themselves do), without ToolResult.__setattr__, which refuses every
+ * store.
  *
- * The tests hold this module and the pure form to each other on generated
- * input (tests/convert/test_convert_speedups.py); TOOLWIRE_PURE=1 in the
- * environment makes toolwire ignore this module.
+ * The tests hold this module and the pure forms to each other on generated input
+ * (tests/convert/test_convert_speedups.py); TOOLWIRE_PURE=1 in the environment makes
+ * toolwire ignore this module.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,7 +39,38 @@ static PyObject *complete = NULL;      /* "complete" */
 static PyObject *no_structured = NULL; /* _result._NO_STRUCTURED */
 static PyObject *key_content, *key_is_error, *key_text, *key_type, *newline;
 
+/* a str made the legacy way (3.11's wstr form) is readied first; from 3.12 every str is */
+#if PY_VERSION_HEX < 0x030C0000
+#define READY(text) (PyUnicode_READY(text) == 0)
+#else
+#define READY(text) 1
+#endif
+
 #define SLOT(obj, field) (*(PyObject **)((char *)(obj) + offsets[field]))
+
+/* Read the offsets of cls's slots `names` into `out`; 0, or -1 with an error set. */
+static int
+read_offsets(PyObject *cls, const char *const *names, int count, Py_ssize_t *out)
+{
+    for (int field = 0; field < count; field++) {
+        PyObject *descr = PyObject_GetAttrString(cls, names[field]);
+        if (descr == NULL)
+            return -1;
+        int ok = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
+                 ((PyMemberDescrObject *)descr)->d_common.d_type == (PyTypeObject *)cls &&
+                 ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX &&
+                 !(((PyMemberDescrObject *)descr)->d_member->flags & READONLY);
+        if (ok)
+            out[field] = ((PyMemberDescrObject *)descr)->d_member->offset;
+        Py_DECREF(descr);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "bind: %s.%s is not a slot of that class",
+                         ((PyTypeObject *)cls)->tp_name, names[field]);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static PyObject *
 bind(PyObject *module, PyObject *args)
@@ -47,23 +81,8 @@ bind(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!UO!:bind", &PyType_Type, &cls, &complete_, &PyTuple_Type,
                           &no_structured_))
         return NULL;
-    for (int field = 0; field < NFIELDS; field++) {
-        PyObject *descr = PyObject_GetAttrString(cls, FIELDS[field]);
-        if (descr == NULL)
-            return NULL;
-        int ok = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
-                 ((PyMemberDescrObject *)descr)->d_common.d_type == (PyTypeObject *)cls &&
-                 ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX &&
-                 !(((PyMemberDescrObject *)descr)->d_member->flags & READONLY);
-        if (ok)
-            found[field] = ((PyMemberDescrObject *)descr)->d_member->offset;
-        Py_DECREF(descr);
-        if (!ok) {
-            PyErr_Format(PyExc_TypeError, "bind: %s.%s is not a slot of that class",
-                         ((PyTypeObject *)cls)->tp_name, FIELDS[field]);
-            return NULL;
-        }
-    }
+    if (read_offsets(cls, FIELDS, NFIELDS, found) < 0)
+        return NULL;
     memcpy(offsets, found, sizeof offsets);
     Py_INCREF(cls);
     Py_XSETREF(result_type, (PyTypeObject *)cls);
@@ -75,10 +94,11 @@ bind(PyObject *module, PyObject *args)
 }
 
 /* 1 for an ASCII str (ready), else 0 */
+
 static int
 is_ascii(PyObject *text)
 {
-    return PyUnicode_READY(text) == 0 && PyUnicode_IS_ASCII(text);
+    return READY(text) && PyUnicode_IS_ASCII(text);
 }
 
 /* 1 for an ASCII text that is neither empty nor all whitespace (str.isspace) */
@@ -92,6 +112,406 @@ shows(PyObject *text)
             return 1;
     }
     return 0;
+}
+
+/* --- mixed content: plain texts and media items ---------------------------------
+ *
+ * Past the leading texts, `all_text` goes on through the items `_result._plain_item`
+ * knows (an ASCII text, an image or audio item, a blob resource, with ASCII strings and
+ * no other field) and builds what `_result._parse` and `_items.blob` would: the frozen
+ * items, the `Item`s (stored by slot, as the result is) and the string form. At the
+ * first thing it does not take -- any other item, a payload `_base64.look` reads on its
+ * slow path (not whole quanta, a head outside the alphabet, a tail to screen), a text
+ * resource (decoded to text) -- it gives up, and the caller parses from the first
+ * non-text item in Python, with the same result. `bind_items` hands it the Item class,
+ * the kinds and the Python helpers it calls (the MIME normaliser and its cache, the
+ * table of payload heads and the function that fills it, `shown_uri`). */
+
+static const char *const ITEM_FIELDS[] = {
+    "_clean", "block", "cache_control", "declared", "kind", "mime",
+    "raw", "size", "tag", "text", "uri",
+};
+enum { I_CLEAN, I_BLOCK, I_CACHE, I_DECLARED, I_KIND, I_MIME, I_RAW, I_SIZE, I_TAG, I_TEXT,
+       I_URI, NITEM };
+
+static PyTypeObject *item_type = NULL; /* _items.Item, once bound */
+static Py_ssize_t item_offsets[NITEM];
+/* the kinds (ints), the unchecked marker, the image MIME types, the MIME cache and its
+ * function, the heads table, its function and its marker of a bad head, shown_uri */
+static PyObject *k_text, *k_image, *k_pdf, *k_other, *unchecked, *image_mimes, *mime_cache,
+    *normal_mime, *heads, *head_of, *bad_head, *shown_uri;
+static PyObject *zero; /* 0, a text item's size */
+static PyObject *s_image, *s_audio, *s_resource, *s_data, *s_mime_type, *s_blob, *s_uri,
+    *s_resource_key, *s_octet, *s_pdf, *s_empty, *s_text_prefix, *s_image_prefix;
+
+#define ITEM_SLOT(obj, field) (*(PyObject **)((char *)(obj) + item_offsets[field]))
+
+static PyObject *
+bind_items(PyObject *module, PyObject *args)
+{
+    PyObject *cls, *kinds, *objs[10];
+    Py_ssize_t found[NITEM];
+    if (!PyArg_ParseTuple(args, "O!O!OO!O!OO!OOO:bind_items", &PyType_Type, &cls, &PyTuple_Type,
+                          &kinds, &objs[0], &PyFrozenSet_Type, &objs[1], &PyDict_Type, &objs[2],
+                          &objs[3], &PyDict_Type, &objs[4], &objs[5], &objs[6], &objs[7]))
+        return NULL;
+    if (PyTuple_GET_SIZE(kinds) != 4) {
+        PyErr_SetString(PyExc_TypeError, "bind_items: kinds is (TEXT, IMAGE, PDF, OTHER)");
+        return NULL;
+    }
+    if (read_offsets(cls, ITEM_FIELDS, NITEM, found) < 0)
+        return NULL;
+    memcpy(item_offsets, found, sizeof item_offsets);
+    PyObject **targets[] = {&k_text, &k_image, &k_pdf, &k_other};
+    for (int i = 0; i < 4; i++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, i);
+        Py_INCREF(kind);
+        Py_XSETREF(*targets[i], kind);
+    }
+    PyObject **rest[] = {&unchecked, &image_mimes, &mime_cache, &normal_mime,
+                         &heads, &head_of, &bad_head, &shown_uri};
+    for (int i = 0; i < 8; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*rest[i], objs[i]);
+    }
+    Py_INCREF(cls);
+    Py_XSETREF(item_type, (PyTypeObject *)cls);
+    Py_RETURN_NONE;
+}
+
+/* a new Item with these fields (references taken), or NULL */
+static PyObject *
+new_item(PyObject *kind, PyObject *text, PyObject *raw, PyObject *mime, PyObject *uri,
+         PyObject *size, PyObject *tag, PyObject *declared)
+{
+    PyObject *item = item_type->tp_alloc(item_type, 0);
+    if (item == NULL)
+        return NULL;
+    PyObject *values[NITEM];
+    values[I_CLEAN] = unchecked;
+    values[I_BLOCK] = Py_None;
+    values[I_CACHE] = Py_None;
+    values[I_DECLARED] = declared;
+    values[I_KIND] = kind;
+    values[I_MIME] = mime;
+    values[I_RAW] = raw;
+    values[I_SIZE] = size;
+    values[I_TAG] = tag;
+    values[I_TEXT] = text;
+    values[I_URI] = uri;
+    for (int field = 0; field < NITEM; field++) {
+        Py_INCREF(values[field]);
+        ITEM_SLOT(item, field) = values[field];
+    }
+    return item;
+}
+
+/* the value of a base64 symbol, or -1 */
+static int
+symbol_value(Py_UCS1 c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+#define GIVE_UP ((PyObject *)1) /* not taken here: the caller parses in Python */
+
+/* `_base64.look` on its fast path: *size and a new reference to the sniff (a MIME
+ * type or None); 1, or 0 to give up, or -1 with an error set */
+static int
+look(PyObject *data, Py_ssize_t *size, PyObject **sniffed)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(data);
+    if (length < 20 || length % 4)
+        return 0;
+    const Py_UCS1 *d = PyUnicode_1BYTE_DATA(data);
+    /* the tail, as a strict decode of the last 4 symbols takes it, and canonical */
+    Py_ssize_t decoded = length / 4 * 3;
+    if (d[length - 1] != '=') {
+        for (int i = 1; i <= 4; i++)
+            if (symbol_value(d[length - i]) < 0)
+                return 0;
+    }
+    else if (d[length - 2] == '=') {
+        if (symbol_value(d[length - 4]) < 0 || symbol_value(d[length - 3]) < 0 ||
+            symbol_value(d[length - 3]) & 0x0F)
+            return 0;
+        decoded -= 2;
+    }
+    else {
+        if (symbol_value(d[length - 4]) < 0 || symbol_value(d[length - 3]) < 0 ||
+            symbol_value(d[length - 2]) < 0 || symbol_value(d[length - 2]) & 0x03)
+            return 0;
+        decoded -= 1;
+    }
+    PyObject *head = PyUnicode_Substring(data, 0, 16);
+    if (head == NULL)
+        return -1;
+    PyObject *found = PyDict_GetItemWithError(heads, head); /* borrowed */
+    if (found != NULL)
+        Py_INCREF(found);
+    else if (PyErr_Occurred()) {
+        Py_DECREF(head);
+        return -1;
+    }
+    else {
+        found = PyObject_CallOneArg(head_of, head); /* decodes and keeps the head */
+        if (found == NULL) {
+            Py_DECREF(head);
+            return -1;
+        }
+    }
+    Py_DECREF(head);
+    if (found == bad_head) {
+        Py_DECREF(found);
+        return 0;
+    }
+    *size = decoded;
+    *sniffed = found;
+    return 1;
+}
+
+/* the item of a base64 payload, as `_items.blob` makes it; GIVE_UP, or NULL on error */
+static PyObject *
+blob(PyObject *kind, PyObject *data, PyObject *mime, PyObject *uri)
+{
+    Py_ssize_t decoded;
+    PyObject *sniffed = NULL, *item = NULL, *size = NULL, *text = NULL, *shown_at = NULL;
+    int seen = look(data, &decoded, &sniffed);
+    if (seen <= 0)
+        return seen < 0 ? NULL : GIVE_UP;
+    int is_resource = kind == s_resource;
+    PyObject *shown = PyUnicode_GET_LENGTH(mime) ? mime : s_octet;
+    if (is_resource && PyUnicode_Tailmatch(mime, s_text_prefix, 0, PY_SSIZE_T_MAX, -1) == 1) {
+        Py_DECREF(sniffed);
+        return GIVE_UP; /* a text resource: decoded to its text, in Python */
+    }
+    PyObject *item_kind = k_other;
+    if (kind == s_image ||
+        (is_resource && PyUnicode_Tailmatch(mime, s_image_prefix, 0, PY_SSIZE_T_MAX, -1) == 1)) {
+        int known = sniffed != Py_None ? PySet_Contains(image_mimes, sniffed) : 0;
+        if (known < 0)
+            goto done;
+        if (known) {
+            item_kind = k_image;
+            mime = sniffed; /* the bytes decide */
+        }
+    }
+    else if (kind != s_audio && sniffed != Py_None &&
+             PyUnicode_Compare(mime, s_pdf) == 0 && PyUnicode_Compare(sniffed, s_pdf) == 0) {
+        item_kind = k_pdf;
+    }
+    size = PyLong_FromSsize_t(decoded);
+    if (size == NULL)
+        goto done;
+    PyObject *named = item_kind == k_other ? shown : mime;
+    if (PyUnicode_GET_LENGTH(uri)) {
+        shown_at = PyObject_CallOneArg(shown_uri, uri);
+        if (shown_at == NULL)
+            goto done;
+        text = PyUnicode_FromFormat("[%U] %U <%U> (%zd bytes)", kind, named, shown_at, decoded);
+    }
+    else
+        text = PyUnicode_FromFormat("[%U] %U (%zd bytes)", kind, named, decoded);
+    if (text == NULL)
+        goto done;
+    if (item_kind == k_other)
+        item = new_item(k_other, text, s_empty, shown, uri, size, s_empty, s_empty);
+    else
+        item = new_item(item_kind, text, data, mime, uri, size, kind, shown);
+done:
+    Py_XDECREF(shown_at);
+    Py_XDECREF(text);
+    Py_XDECREF(size);
+    Py_DECREF(sniffed);
+    return item;
+}
+
+/* an exact, ready ASCII str value of dict d under key, or NULL (absent, or not one) */
+static PyObject *
+ascii_value(PyObject *d, PyObject *key)
+{
+    PyObject *value = PyDict_GetItemWithError(d, key);
+    if (value == NULL || !PyUnicode_CheckExact(value) || !is_ascii(value))
+        return NULL;
+    return value;
+}
+
+/* the normalised MIME type (new reference), or NULL on error */
+static PyObject *
+normal(PyObject *mime)
+{
+    PyObject *found = PyDict_GetItemWithError(mime_cache, mime);
+    if (found != NULL && PyUnicode_Check(found) && PyUnicode_GET_LENGTH(found)) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return PyObject_CallOneArg(normal_mime, mime);
+}
+
+/* `_result._plain_item` for one item: 1 with new references in *frozen and *item, 0 to
+ * give up, -1 on error */
+static int
+plain_item(PyObject *raw, PyObject **frozen, PyObject **item)
+{
+    if (!PyDict_CheckExact(raw))
+        return 0;
+    PyObject *kind = PyDict_GetItemWithError(raw, key_type);
+    if (kind == NULL || !PyUnicode_CheckExact(kind))
+        return PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t fields = PyDict_GET_SIZE(raw);
+    if (PyUnicode_Compare(kind, key_text) == 0) {
+        PyObject *text = fields == 2 ? ascii_value(raw, key_text) : NULL;
+        if (text == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        *item = new_item(k_text, text, s_empty, s_empty, s_empty, zero, s_empty,
+                         s_empty);
+        if (*item == NULL)
+            return -1;
+        Py_INCREF(text);
+        *frozen = text; /* the text stands for its item */
+        return 1;
+    }
+    PyObject *as_kind, *data, *mime, *uri = s_empty, *resource = NULL;
+    if (PyUnicode_Compare(kind, s_image) == 0 || PyUnicode_Compare(kind, s_audio) == 0) {
+        as_kind = PyUnicode_Compare(kind, s_image) == 0 ? s_image : s_audio;
+        if (fields != 3 || !(data = ascii_value(raw, s_data)) ||
+            !(mime = ascii_value(raw, s_mime_type)))
+            return PyErr_Occurred() ? -1 : 0;
+    }
+    else if (PyUnicode_Compare(kind, s_resource) == 0 && fields == 2) {
+        as_kind = s_resource;
+        resource = PyDict_GetItemWithError(raw, s_resource_key);
+        if (resource == NULL || !PyDict_CheckExact(resource) || PyDict_GET_SIZE(resource) != 3 ||
+            !(data = ascii_value(resource, s_blob)) ||
+            !(mime = ascii_value(resource, s_mime_type)) || !(uri = ascii_value(resource, s_uri)))
+            return PyErr_Occurred() ? -1 : 0;
+    }
+    else
+        return 0;
+    /* hold what was read: the calls below run Python code */
+    Py_INCREF(data);
+    Py_INCREF(mime);
+    Py_INCREF(uri);
+    Py_XINCREF(resource);
+    int taken = -1;
+    PyObject *normalised = normal(mime), *copy = NULL, *inner = NULL;
+    if (normalised == NULL)
+        goto done;
+    *item = blob(as_kind, data, normalised, uri);
+    if (*item == NULL)
+        goto done;
+    if (*item == GIVE_UP) {
+        taken = 0;
+        goto done;
+    }
+    copy = PyDict_Copy(raw);
+    if (copy == NULL)
+        goto drop;
+    if (resource != NULL) {
+        PyObject *resource_copy = PyDict_Copy(resource);
+        if (resource_copy == NULL)
+            goto drop;
+        inner = PyDictProxy_New(resource_copy);
+        Py_DECREF(resource_copy);
+        if (inner == NULL || PyDict_SetItem(copy, s_resource_key, inner) < 0)
+            goto drop;
+    }
+    *frozen = PyDictProxy_New(copy);
+    if (*frozen == NULL)
+        goto drop;
+    taken = 1;
+    goto done;
+drop:
+    Py_CLEAR(*item);
+done:
+    Py_XDECREF(inner);
+    Py_XDECREF(copy);
+    Py_XDECREF(normalised);
+    Py_DECREF(data);
+    Py_DECREF(mime);
+    Py_DECREF(uri);
+    Py_XDECREF(resource);
+    return taken;
+}
+
+/* The finished result of content whose items from `start` on are plain texts or media
+ * (`texts`: the texts before start); GIVE_UP, or NULL on error. */
+static PyObject *
+mixed(PyObject *content, Py_ssize_t start, PyObject *texts, PyObject *name, PyObject *id,
+      PyObject *is_error)
+{
+    PyObject *frozen_items = PySequence_List(texts), *items = PyList_New(0), *strings = NULL;
+    PyObject *answer = NULL;
+    if (frozen_items == NULL || items == NULL)
+        goto done;
+    strings = PySequence_List(texts);
+    if (strings == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(texts); i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        PyObject *item = new_item(k_text, text, s_empty, s_empty, s_empty, zero,
+                                  s_empty, s_empty);
+        if (item == NULL || PyList_Append(items, item) < 0) {
+            Py_XDECREF(item);
+            goto done;
+        }
+        Py_DECREF(item);
+    }
+    for (Py_ssize_t i = start; i < PyList_GET_SIZE(content); i++) {
+        PyObject *raw = PyList_GET_ITEM(content, i), *frozen, *item;
+        Py_INCREF(raw);
+        int taken = plain_item(raw, &frozen, &item);
+        Py_DECREF(raw);
+        if (taken <= 0) {
+            if (taken == 0)
+                answer = GIVE_UP;
+            goto done;
+        }
+        int failed = PyList_Append(frozen_items, frozen) < 0 || PyList_Append(items, item) < 0 ||
+                     PyList_Append(strings, ITEM_SLOT(item, I_TEXT)) < 0;
+        Py_DECREF(frozen);
+        Py_DECREF(item);
+        if (failed)
+            goto done;
+    }
+    PyObject *string = PyUnicode_Join(newline, strings);
+    PyObject *source = PyList_AsTuple(frozen_items), *parsed = PyList_AsTuple(items);
+    PyObject *result = string && source && parsed ? result_type->tp_alloc(result_type, 0) : NULL;
+    if (result == NULL) {
+        Py_XDECREF(string);
+        Py_XDECREF(source);
+        Py_XDECREF(parsed);
+        goto done;
+    }
+    Py_INCREF(name);
+    SLOT(result, NAME) = name;
+    Py_INCREF(id);
+    SLOT(result, ID) = id;
+    Py_INCREF(is_error);
+    SLOT(result, IS_ERROR) = is_error;
+    Py_INCREF(complete);
+    SLOT(result, RESULT_TYPE) = complete;
+    SLOT(result, SOURCE) = source;
+    Py_INCREF(Py_None);
+    SLOT(result, TEXTS) = Py_None; /* a media item is there: not every item is text */
+    SLOT(result, PARSED) = parsed;
+    SLOT(result, STRING) = string;
+    Py_INCREF(no_structured);
+    SLOT(result, STRUCTURED) = no_structured;
+    answer = result;
+done:
+    Py_XDECREF(frozen_items);
+    Py_XDECREF(items);
+    Py_XDECREF(strings);
+    return answer;
 }
 
 static PyObject *
@@ -163,10 +583,16 @@ all_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         int is_text = PyUnicode_Compare(kind, key_text) == 0;
         Py_DECREF(kind);
         if (!is_text) {
-            /* media or other items after the texts: the caller parses the rest */
+            /* media or other items after the texts: parsed here where they are plain,
+             * else by the caller from this item on */
             Py_DECREF(item);
+            PyObject *done = item_type != NULL ? mixed(content, i, texts, name, id, is_error)
+                                               : GIVE_UP;
             Py_DECREF(content);
-            return texts;
+            if (done == GIVE_UP)
+                return texts;
+            Py_DECREF(texts);
+            return done;
         }
         if (PyDict_GET_SIZE(item) != 2)
             goto general;
@@ -470,6 +896,10 @@ static PyMethodDef methods[] = {
      "all_text(obj, id, name)\n--\n\n"
      "Return the ToolResult of a plain all-text MCP result, the leading texts when a\n"
      "non-text item follows them, or None (see _result._all_text_pure)."},
+    {"bind_items", bind_items, METH_VARARGS,
+     "bind_items(Item, kinds, unchecked, image_mimes, mime_cache, normal_mime, heads, head_of,"
+     " bad_head, shown_uri)\n--\n\n"
+     "Read the slot offsets of Item and keep what all_text() needs to parse media items."},
     {"alphabet", alphabet, METH_VARARGS,
      "alphabet(data, end, kernel=0)\n--\n\n"
      "Whether data[:end] (an ASCII str) is all in the standard base64 alphabet.\n"
@@ -501,6 +931,23 @@ PyInit__speedups(void)
     key_type = PyUnicode_InternFromString("type");
     newline = PyUnicode_InternFromString("\n");
     if (!key_content || !key_is_error || !key_text || !key_type || !newline)
+        return NULL;
+    zero = PyLong_FromLong(0);
+    s_image = PyUnicode_InternFromString("image");
+    s_audio = PyUnicode_InternFromString("audio");
+    s_resource = PyUnicode_InternFromString("resource");
+    s_data = PyUnicode_InternFromString("data");
+    s_mime_type = PyUnicode_InternFromString("mimeType");
+    s_blob = PyUnicode_InternFromString("blob");
+    s_uri = PyUnicode_InternFromString("uri");
+    s_resource_key = s_resource;
+    s_octet = PyUnicode_InternFromString("application/octet-stream");
+    s_pdf = PyUnicode_InternFromString("application/pdf");
+    s_empty = PyUnicode_InternFromString("");
+    s_text_prefix = PyUnicode_InternFromString("text/");
+    s_image_prefix = PyUnicode_InternFromString("image/");
+    if (!zero || !s_image || !s_audio || !s_resource || !s_data || !s_mime_type || !s_blob || !s_uri ||
+        !s_octet || !s_pdf || !s_empty || !s_text_prefix || !s_image_prefix)
         return NULL;
     fill_symbol_table();
 #ifdef NIBBLES

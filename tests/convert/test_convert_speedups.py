@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolwire.convert import InvalidToolResult, ToolResult, _base64, _compiled, _result
+from toolwire.convert import InvalidToolResult, ToolResult, _base64, _compiled, _items, _result
 
 if os.environ.get("TOOLWIRE_PURE"):
     pytest.skip("TOOLWIRE_PURE is set: the pure forms run alone", allow_module_level=True)
@@ -45,20 +45,48 @@ SYMBOLS = set(_base64._SYMBOLS)
 FIELDS = ToolResult.__slots__
 
 
+ITEM_FIELDS = _items.Item.__slots__
+
+
+def item_slots(item: _items.Item) -> tuple[object, ...]:
+    return tuple(getattr(item, field) for field in ITEM_FIELDS)
+
+
 def outcome(value: object) -> object:
-    """What one of the two forms answered, comparable: a result's every slot."""
+    """What one of the two forms answered, comparable: a result's every slot (its items'
+    every slot too)."""
     if type(value) is ToolResult:
-        return ("result", tuple(getattr(value, field) for field in FIELDS))
+        fields = tuple(getattr(value, field) for field in FIELDS if field != "_parsed")
+        parsed = value._parsed
+        items = None if parsed is None else tuple(item_slots(item) for item in parsed)
+        return ("result", fields, items)
     return value
 
 
+def completed(obj: dict[str, Any], id: Any, name: Any, texts: list[str]) -> ToolResult:
+    """The result the pure form's caller makes of its leading texts (see from_mcp)."""
+    self: Any = _result._new(_result._Building)
+    self.name, self.id, self.is_error = name, id, obj.get("isError", False)
+    self.result_type = "complete"
+    self._source, self._parsed, self._string, self._texts = _result._parse(obj["content"], texts)
+    self._structured = _result._NO_STRUCTURED
+    self.__class__ = ToolResult
+    return self  # type: ignore[no-any-return]
+
+
 def same(obj: dict[str, Any], id: object = "", name: object = "") -> object:
+    """Assert both forms agree on ``obj``: the same answer, or (where the compiled form
+    parses media items past the texts) the result the pure form's caller makes."""
     compiled = speedups.all_text(obj, id, name)
     pure = _result._all_text_pure(obj, id, name)
+    if type(compiled) is ToolResult and type(pure) is list:
+        pure = completed(obj, id, name, pure)
+        assert type(compiled._source) is tuple and type(compiled._parsed) is tuple
+        for raw, frozen in zip(obj["content"], compiled._source, strict=True):
+            assert frozen is raw["text"] if type(frozen) is str else frozen == raw
     assert outcome(compiled) == outcome(pure), (obj, id, name)
-    if type(compiled) is ToolResult:
+    if type(compiled) is ToolResult and compiled._parsed is None:
         assert compiled._source is compiled._texts  # one private list, as the pure form
-        assert type(pure) is ToolResult
     return compiled
 
 
@@ -86,13 +114,79 @@ kinds = st.one_of(
 )
 
 
+HEADS = [
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+    b"\xff\xd8\xff\xe0\x00\x10JFIF\x00",
+    b"%PDF-1.7\n%\xe2\xe3\xcf\xd3",
+    b"GIF89a\x01\x00\x01\x00",
+    b"RIFF\x00\x00\x00\x00WEBPVP8 ",
+    b"plain bytes here",
+]
+MIMES = [
+    "application/pdf",
+    "application/pdf",
+    "image/png",
+    "IMAGE/PNG; x=1",
+    "image/jpeg",
+    "application/pdf",
+    "text/plain",
+    "image/gif",
+    "",
+    "application/octet-stream",
+    "audio/wav",
+    "Application/PDF",
+]
+URIS = ["file:///r/report.pdf", "", "data:application/pdf;base64,JVBERi0x", "  DATA:x,y", "x"]
+
+
+@st.composite
+def payloads(draw: st.DrawFn) -> str:
+    """Base64 as MCP servers send it, and broken at either end now and then."""
+    raw = draw(st.sampled_from(HEADS)) + draw(st.binary(min_size=0, max_size=40))
+    data = base64.b64encode(raw).decode("ascii")
+    how = draw(
+        st.sampled_from(
+            ["keep"] * 6 + ["short", "unpadded", "bad tail", "bad head", "spare bits", "space"]
+        )
+    )
+    if how == "short":
+        return data[: draw(st.integers(0, 19))]
+    if how == "unpadded":
+        return data.rstrip("=") or data
+    if how == "bad tail":
+        return data[:-1] + draw(st.sampled_from("!=-_ A"))
+    if how == "bad head":
+        return draw(st.sampled_from("!=-_ ")) + data[1:]
+    if how == "spare bits" and data.endswith("="):
+        core = data.rstrip("=")
+        return core[:-1] + "B" + data[len(core) :] if core[-1] == "A" else data
+    if how == "space":
+        return data[:4] + " " + data[5:]
+    return data
+
+
+@st.composite
+def media(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["image", "image", "audio", "resource", "resource"]))
+    data, mime = draw(payloads()), draw(st.sampled_from(MIMES))
+    if kind == "resource":
+        resource = {"uri": draw(st.sampled_from(URIS)), "mimeType": mime, "blob": data}
+        if draw(st.integers(0, 9)) == 0:
+            resource["text"] = "extra"
+        return {"type": "resource", "resource": resource}
+    item: dict[str, Any] = {"type": kind, "data": data, "mimeType": mime}
+    if draw(st.integers(0, 9)) == 0:
+        item["annotations"] = {"audience": ["user"]}
+    return item
+
+
 @st.composite
 def items(draw: st.DrawFn) -> object:
     shape = draw(
         st.sampled_from(["text"] * 8 + ["media"] * 2 + ["other", "extra", "missing", "odd"])
     )
     if shape == "media":
-        return {"type": "image", "data": "iVBORw0KGgoAAAAN", "mimeType": "image/png"}
+        return draw(media())
     if shape == "text":
         return {"type": "text", "text": draw(texts)}
     if shape == "other":
@@ -156,6 +250,22 @@ def test_from_mcp_is_the_same_through_either_form(
     assert build(speedups.all_text) == build(_result._all_text_pure)
 
 
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.builds(lambda t: {"type": "text", "text": t}, good_texts), max_size=2),
+    st.lists(
+        st.one_of(media(), media(), st.builds(lambda t: {"type": "text", "text": t}, texts)),
+        min_size=1,
+        max_size=4,
+    ),
+    st.booleans(),
+)
+def test_media_after_texts_agree(leading: list[Any], rest: list[Any], failed: bool) -> None:
+    if rest[0].get("type") == "text":
+        rest.insert(0, {"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAA", "mimeType": ""})
+    same({"content": leading + rest, "isError": failed}, "call_1", "tool")
+
+
 def test_the_usual_answers() -> None:
     one = same({"content": [{"type": "text", "text": "ok"}]}, "call_1", "tool")
     assert type(one) is ToolResult and one.content == ({"type": "text", "text": "ok"},)
@@ -183,6 +293,23 @@ def test_the_usual_answers() -> None:
         assert same(broken) is None
     with pytest.raises(AttributeError):
         one.name = "x"  # built in C, immutable as any other
+    pdf = base64.b64encode(HEADS[2] + bytes(100)).decode("ascii")
+    png = base64.b64encode(HEADS[0] + bytes(100)).decode("ascii")
+    lead = {"type": "text", "text": "see"}
+    for uri in ("file:///r/report.pdf", " data:application/pdf;base64,JVBE", ""):
+        resource = {"uri": uri, "mimeType": "application/pdf", "blob": pdf}
+        both = same({"content": [lead, {"type": "resource", "resource": resource}]})
+        assert type(both) is ToolResult and both._items[1].kind == _items.PDF
+        assert "JVBE" not in both._string
+    for mime, kind in (
+        ("image/jpeg", _items.IMAGE),
+        ("text/plain", _items.IMAGE),
+    ):  # the bytes decide
+        shot = same({"content": [lead, {"type": "image", "data": png, "mimeType": mime}]})
+        assert type(shot) is ToolResult and shot._items[1].kind == kind
+        assert shot._items[1].text.endswith("image/png (116 bytes)")
+    sound = same({"content": [lead, {"type": "audio", "data": png, "mimeType": "audio/wav"}]})
+    assert type(sound) is ToolResult and sound._items[1].kind == _items.OTHER
 
 
 def test_a_result_built_in_c_is_a_whole_toolresult() -> None:
@@ -211,6 +338,16 @@ def test_no_reference_is_leaked_or_lost() -> None:
             sys.getrefcount(content),
             sys.getrefcount(content[0]),
         ) == counts
+    png = base64.b64encode(HEADS[0] + bytes(30)).decode("ascii")
+    image = {"type": "image", "data": png, "mimeType": "image/png"}
+    resource = {"type": "resource", "resource": {"uri": "file:///a", "mimeType": "", "blob": png}}
+    for rest in ([image], [image, resource], [image, {"type": "text", "text": text}], [image, 3]):
+        obj = {"content": [{"type": "text", "text": text}, *rest]}
+        counts = (sys.getrefcount(text), sys.getrefcount(png), sys.getrefcount(image))
+        for _ in range(1000):
+            speedups.all_text(obj, "call_1", "tool")
+        after = (sys.getrefcount(text), sys.getrefcount(png), sys.getrefcount(image))
+        assert after == counts, rest
     kept = [speedups.all_text(cases[0], "call_1", "tool") for _ in range(100)]
     assert sys.getrefcount(text) >= 100  # held by each result's list
     del kept
