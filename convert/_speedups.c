@@ -667,6 +667,7 @@ error:
 
 #define BLOCK 32
 #define SPAN 4096 /* copied, then checked while still in L1; a bad symbol stops it */
+#define ALONE_FROM (64 * 1024) /* from this many symbols the GIL is let go meanwhile */
 
 static unsigned char symbol_table[256]; /* 1 for a symbol; filled at import */
 
@@ -822,10 +823,11 @@ alphabet(PyObject *module, PyObject *args)
     const unsigned char *bytes = ascii_bytes(data, &end);
     if (bytes == NULL)
         Py_RETURN_FALSE;
-    int ok;
-    Py_BEGIN_ALLOW_THREADS /* data is immutable, and held by the caller */
-    ok = in_alphabet(bytes, end, kernel);
-    Py_END_ALLOW_THREADS
+    /* a large payload lets other threads run (data is immutable, held by the caller) */
+    PyThreadState *saved = end >= ALONE_FROM ? PyEval_SaveThread() : NULL;
+    int ok = in_alphabet(bytes, end, kernel);
+    if (saved != NULL)
+        PyEval_RestoreThread(saved);
     return PyBool_FromLong(ok);
 }
 
@@ -873,14 +875,16 @@ data_url(PyObject *module, PyObject *args)
     memcpy(out, PyUnicode_1BYTE_DATA(prefix), head);
     out += head;
     int ok = 1;
-    Py_BEGIN_ALLOW_THREADS /* url is not yet shared; data is immutable, held by the caller */
+    /* as in alphabet(); the url is not shared yet */
+    PyThreadState *saved = size >= ALONE_FROM ? PyEval_SaveThread() : NULL;
     for (Py_ssize_t at = 0; at < size && ok; at += SPAN) {
         Py_ssize_t span = size - at < SPAN ? size - at : SPAN;
         memcpy(out + at, bytes + at, span);
         if (at < end)
             ok = in_alphabet(out + at, (end - at < span ? end - at : span), AUTO);
     }
-    Py_END_ALLOW_THREADS
+    if (saved != NULL)
+        PyEval_RestoreThread(saved);
     if (!ok) {
         Py_DECREF(url);
         Py_RETURN_NONE;
