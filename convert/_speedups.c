@@ -149,7 +149,7 @@ static PyObject *s_image, *s_audio, *s_resource, *s_data, *s_mime_type, *s_blob,
 static PyObject *
 bind_items(PyObject *module, PyObject *args)
 {
-    PyObject *cls, *kinds, *objs[10];
+    PyObject *cls, *kinds, *objs[8];
     Py_ssize_t found[NITEM];
     if (!PyArg_ParseTuple(args, "O!O!OO!O!OO!OOO:bind_items", &PyType_Type, &cls, &PyTuple_Type,
                           &kinds, &objs[0], &PyFrozenSet_Type, &objs[1], &PyDict_Type, &objs[2],
