@@ -206,6 +206,40 @@ new_item(PyObject *kind, PyObject *text, PyObject *raw, PyObject *mime, PyObject
     return item;
 }
 
+/* A new ToolResult with these fields, or NULL (an error set). The references to
+ * source, texts, parsed and string are stolen, on failure too; a NULL among them is a
+ * failure already raised. */
+static PyObject *
+new_result(PyObject *name, PyObject *id, PyObject *is_error, PyObject *source, PyObject *texts,
+           PyObject *parsed, PyObject *string)
+{
+    PyObject *result = NULL;
+    if (source != NULL && texts != NULL && parsed != NULL && string != NULL)
+        result = result_type->tp_alloc(result_type, 0);
+    if (result == NULL) {
+        Py_XDECREF(source);
+        Py_XDECREF(texts);
+        Py_XDECREF(parsed);
+        Py_XDECREF(string);
+        return NULL;
+    }
+    Py_INCREF(name);
+    SLOT(result, NAME) = name;
+    Py_INCREF(id);
+    SLOT(result, ID) = id;
+    Py_INCREF(is_error);
+    SLOT(result, IS_ERROR) = is_error;
+    Py_INCREF(complete);
+    SLOT(result, RESULT_TYPE) = complete;
+    Py_INCREF(no_structured);
+    SLOT(result, STRUCTURED) = no_structured;
+    SLOT(result, SOURCE) = source;
+    SLOT(result, TEXTS) = texts;
+    SLOT(result, PARSED) = parsed;
+    SLOT(result, STRING) = string;
+    return result;
+}
+
 /* the value of a base64 symbol, or -1 */
 static int
 symbol_value(Py_UCS1 c)
@@ -483,30 +517,10 @@ mixed(PyObject *content, Py_ssize_t start, PyObject *texts, PyObject *name, PyOb
             goto done;
     }
     PyObject *string = PyUnicode_Join(newline, strings);
-    PyObject *source = PyList_AsTuple(frozen_items), *parsed = PyList_AsTuple(items);
-    PyObject *result = string && source && parsed ? result_type->tp_alloc(result_type, 0) : NULL;
-    if (result == NULL) {
-        Py_XDECREF(string);
-        Py_XDECREF(source);
-        Py_XDECREF(parsed);
-        goto done;
-    }
-    Py_INCREF(name);
-    SLOT(result, NAME) = name;
-    Py_INCREF(id);
-    SLOT(result, ID) = id;
-    Py_INCREF(is_error);
-    SLOT(result, IS_ERROR) = is_error;
-    Py_INCREF(complete);
-    SLOT(result, RESULT_TYPE) = complete;
-    SLOT(result, SOURCE) = source;
-    Py_INCREF(Py_None);
-    SLOT(result, TEXTS) = Py_None; /* a media item is there: not every item is text */
-    SLOT(result, PARSED) = parsed;
-    SLOT(result, STRING) = string;
-    Py_INCREF(no_structured);
-    SLOT(result, STRUCTURED) = no_structured;
-    answer = result;
+    PyObject *source = string != NULL ? PyList_AsTuple(frozen_items) : NULL;
+    PyObject *parsed = source != NULL ? PyList_AsTuple(items) : NULL;
+    Py_INCREF(Py_None); /* the plain texts: a media item is there, not every item is text */
+    answer = new_result(name, id, is_error, source, Py_None, parsed, string);
 done:
     Py_XDECREF(frozen_items);
     Py_XDECREF(items);
@@ -517,7 +531,7 @@ done:
 static PyObject *
 all_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *obj, *id, *name, *is_error, *content, *texts, *item, *result;
+    PyObject *obj, *id, *name, *is_error, *content, *texts, *item;
 
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "all_text() takes 3 arguments (%zd given)", nargs);
@@ -611,33 +625,9 @@ all_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_DECREF(content);
 
     PyObject *string = PyUnicode_Join(newline, texts);
-    if (string == NULL) {
-        Py_DECREF(texts);
-        return NULL;
-    }
-    result = result_type->tp_alloc(result_type, 0);
-    if (result == NULL) {
-        Py_DECREF(string);
-        Py_DECREF(texts);
-        return NULL;
-    }
-    Py_INCREF(name);
-    SLOT(result, NAME) = name;
-    Py_INCREF(id);
-    SLOT(result, ID) = id;
-    Py_INCREF(is_error);
-    SLOT(result, IS_ERROR) = is_error;
-    Py_INCREF(complete);
-    SLOT(result, RESULT_TYPE) = complete;
-    Py_INCREF(texts);
-    SLOT(result, SOURCE) = texts; /* private, never changed: the source and the texts */
-    SLOT(result, TEXTS) = texts;  /* (the list's own reference) */
-    Py_INCREF(Py_None);
-    SLOT(result, PARSED) = Py_None;
-    SLOT(result, STRING) = string;
-    Py_INCREF(no_structured);
-    SLOT(result, STRUCTURED) = no_structured;
-    return result;
+    Py_INCREF(texts); /* private, never changed: the source and the plain texts */
+    Py_INCREF(Py_None); /* the items: made on first need */
+    return new_result(name, id, is_error, texts, texts, Py_None, string);
 
 general: /* not the hot path's shape: the caller takes the general path */
     Py_DECREF(item);
