@@ -109,23 +109,60 @@ class ToolResult:
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
         if type(obj) is dict and cls is ToolResult:
-            # The hot path: a plain result of ASCII texts, {"content": [...]} with at most
-            # "isError" beside it (compiled where ``_speedups`` is built; see ``_all_text_pure``).
-            done = _all_text(obj, id, name)
-            if done is not None:
-                if type(done) is not list:
-                    return done  # type: ignore[return-value]
-                # Media or other items after those texts, the same envelope: parse them
-                # all in one pass (no all-text pass again), no structured content.
-                self: Any = _new(_Building)
-                self.name = name
-                self.id = id
-                self.is_error = obj.get("isError", False)
-                self.result_type = "complete"
-                self._source, self._parsed, self._string, self._texts = _parse(obj["content"], done)
-                self._structured = _NO_STRUCTURED
-                self.__class__ = ToolResult
-                return self  # type: ignore[no-any-return]
+            if _all_text is not None:  # compiled (see ``_speedups``): the same answers
+                done = _all_text(obj, id, name)
+                if done is not None:
+                    if type(done) is not list:
+                        return done  # type: ignore[return-value]  # a ToolResult
+                    # media after the texts that it left to Python: parse from there
+                    return _mixed(name, id, obj.get("isError", False), obj["content"], done)
+            else:
+                # The hot path: a plain result of ASCII texts, {"content": [...]} with at
+                # most "isError" beside it. Anything else takes the general path below.
+                count = len(obj)
+                is_error = (
+                    obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
+                )
+                content = obj.get("content")
+                if (
+                    (is_error is False or is_error is True)
+                    and type(content) is list
+                    and type(id) is str
+                    and type(name) is str
+                    and id.isascii()
+                    and name.isascii()
+                ):
+                    texts: list[str] = []
+                    for item in content:
+                        if type(item) is not dict or len(item) != 2:
+                            break
+                        text = item.get("text")
+                        if (
+                            type(text) is not str
+                            or item.get("type") != "text"
+                            or not text.isascii()
+                            or not text
+                            or text.isspace()
+                        ):
+                            break
+                        texts.append(text)
+                    else:
+                        self: Any = _new(_Building)
+                        self.name = name
+                        self.id = id
+                        self.is_error = is_error
+                        self.result_type = "complete"
+                        self._source = self._texts = texts  # private, never changed
+                        self._parsed = None
+                        self._string = "\n".join(texts)
+                        self._structured = _NO_STRUCTURED
+                        self.__class__ = ToolResult
+                        return self  # type: ignore[no-any-return]
+                    if type(item) is dict and item.get("type") != "text":
+                        # Media or other items, the same envelope: parse them all in one pass
+                        # (no all-text pass again), no structured content, no result type.
+                        return _mixed(name, id, is_error, content, texts)
+                    return _build(cls, name, id, content, is_error, None, "complete")
         data = obj if type(obj) is dict else _as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
@@ -363,66 +400,14 @@ _ABSENT: Any = object()
 _new = object.__new__
 
 
-def _all_text_pure(obj: dict[str, Any], id: object, name: object) -> ToolResult | list[str] | None:
-    """Return the result of a plain MCP result of ASCII texts, or where it stops being one.
-
-    For ``{"content": [...]}`` with at most a boolean ``"isError"`` beside it, an ASCII
-    ``id`` and ``name``, and every item ``{"type": "text", "text": ...}`` with ASCII
-    text neither empty nor blank: the finished ``ToolResult``. For that envelope
-    where an item of another type follows such texts: the list of those texts (the
-    caller parses the rest). Anything else: None (the general path decides, with
-    the same result). ``_speedups.all_text`` is the compiled form of this function,
-    and goes one step further: where the items after the texts are all ones
-    :func:`_plain_item` takes, it gives the finished result of :func:`_parse` as
-    well. The tests hold the two to each other.
-    """
-    count = len(obj)
-    is_error = obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
-    content = obj.get("content")
-    if not (
-        (is_error is False or is_error is True)
-        and type(content) is list
-        and type(id) is str
-        and type(name) is str
-        and id.isascii()
-        and name.isascii()
-    ):
-        return None
-    texts: list[str] = []
-    for item in content:
-        if type(item) is not dict:
-            return None
-        kind = item.get("type")
-        if type(kind) is not str:
-            return None
-        if kind != "text":
-            return texts
-        text = item.get("text")
-        if (
-            len(item) != 2
-            or type(text) is not str
-            or not text.isascii()
-            or not text
-            or text.isspace()
-        ):
-            return None
-        texts.append(text)
-    self: Any = _new(_Building)
-    self.name = name
-    self.id = id
-    self.is_error = is_error
-    self.result_type = "complete"
-    self._source = self._texts = texts  # private, never changed
-    self._parsed = None
-    self._string = "\n".join(texts)
-    self._structured = _NO_STRUCTURED
-    self.__class__ = ToolResult
-    return self  # type: ignore[no-any-return]
-
-
-_all_text: Callable[[dict[str, Any], object, object], ToolResult | list[str] | None] = (
-    _all_text_pure
-)
+#: ``from_mcp``'s hot path, compiled (``_speedups.all_text``), or None: the pure form in
+#: ``from_mcp`` runs. For an MCP result of plain ASCII texts (``{"content": [...]}`` with
+#: at most a boolean ``isError``, ASCII ``id`` and ``name``, every item a text neither
+#: empty nor blank) it gives the finished result; past such texts, the finished result
+#: too where every other item is one ``_plain_item`` takes, else the texts (``from_mcp``
+#: parses the rest); anything else, None (the general path). The tests hold ``from_mcp``
+#: through it to ``from_mcp`` without it.
+_all_text: Callable[[dict[str, Any], object, object], ToolResult | list[str] | None] | None = None
 if speedups is not None:  # the compiled form (see ``_compiled``)
     speedups.bind(ToolResult, "complete", _NO_STRUCTURED)
     # media items after the texts too: what ``_plain_item`` takes, as it builds them
@@ -439,6 +424,20 @@ if speedups is not None:  # the compiled form (see ``_compiled``)
         _items.shown_uri,
     )
     _all_text = speedups.all_text
+
+
+def _mixed(name: str, id: str, is_error: bool, content: list[Any], texts: list[str]) -> ToolResult:
+    """Return the result of a plain envelope whose content is ``texts`` (checked plain
+    texts), then media or other items: parsed in one pass from the first of those."""
+    self: Any = _new(_Building)
+    self.name = name
+    self.id = id
+    self.is_error = is_error
+    self.result_type = "complete"
+    self._source, self._parsed, self._string, self._texts = _parse(content, texts)
+    self._structured = _NO_STRUCTURED
+    self.__class__ = ToolResult
+    return self  # type: ignore[no-any-return]
 
 
 def _build(

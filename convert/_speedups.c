@@ -1,15 +1,14 @@
 /* toolwire.convert._speedups: compiled forms of the converter's hot paths.
  *
- * - `all_text(obj, id, name)`: ToolResult.from_mcp's hot path, with the contract of
- *   `_result._all_text_pure` (the pure form, which stays the reference and runs
- *   wherever this module is not built): for an MCP CallToolResult dict of plain
- *   ASCII texts ({"content": [...]} with at most "isError" beside it, every item
- *   {"type": "text", "text": <ASCII, neither empty nor blank>}) the finished
- *   ToolResult; where a non-text item follows such texts, the finished ToolResult
- *   too when every item from there on is one `_result._plain_item` takes (see
- *   "mixed content" below), else the list of the texts before it (the caller
- *   parses the rest); for anything else None (the caller takes the general path).
- *   Whenever it is unsure it answers as the pure form does, and Python decides.
+ * - `all_text(obj, id, name)`: ToolResult.from_mcp's hot path (the pure form is in
+ *   from_mcp itself, which stays the reference and runs wherever this module is not
+ *   built): for an MCP CallToolResult dict of plain ASCII texts ({"content": [...]}
+ *   with at most "isError" beside it, every item {"type": "text", "text": <ASCII,
+ *   neither empty nor blank>}) the finished ToolResult; where a non-text item follows
+ *   such texts, the finished ToolResult too when every item from there on is one
+ *   `_result._plain_item` takes (see "mixed content" below), else the list of the
+ *   texts before it (the caller parses the rest); for anything else None (the caller
+ *   takes the general path). Whenever it is unsure it leaves the answer to Python.
  * - `alphabet` and `data_url`: the base64 alphabet check, alone or while the payload
  *   is copied into a data: URL (see below).
  *
@@ -889,7 +888,7 @@ static PyMethodDef methods[] = {
     {"all_text", (PyCFunction)(void (*)(void))all_text, METH_FASTCALL,
      "all_text(obj, id, name)\n--\n\n"
      "Return the ToolResult of a plain all-text MCP result, the leading texts when a\n"
-     "non-text item follows them, or None (see _result._all_text_pure)."},
+     "non-text item follows them, or None (see ToolResult.from_mcp)."},
     {"bind_items", bind_items, METH_VARARGS,
      "bind_items(Item, kinds, unchecked, image_mimes, mime_cache, normal_mime, heads, head_of,"
      " bad_head, shown_uri)\n--\n\n"

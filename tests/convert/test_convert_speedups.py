@@ -1,8 +1,8 @@
 """The compiled helpers (``_speedups.c``) and their pure forms give the same answers.
 
-- ``all_text`` against ``_result._all_text_pure`` on generated MCP results: the
-  same finished ``ToolResult`` (slot for slot), the same leading texts, or None
-  for both; ``from_mcp`` through either gives equal results or the same error.
+- ``from_mcp`` with the compiled hot path (``all_text``) and with the pure form in
+  ``from_mcp`` on generated MCP results, texts and media: the same result, slot for
+  slot and item for item, or the same error.
 - ``alphabet`` (every kernel this CPU runs) against the alphabet itself, each
   ASCII symbol at every place of a block and of a copied span; ``data_url``
   against the f-string it stands for.
@@ -63,31 +63,33 @@ def outcome(value: object) -> object:
     return value
 
 
-def completed(obj: dict[str, Any], id: Any, name: Any, texts: list[str]) -> ToolResult:
-    """The result the pure form's caller makes of its leading texts (see from_mcp)."""
-    self: Any = _result._new(_result._Building)
-    self.name, self.id, self.is_error = name, id, obj.get("isError", False)
-    self.result_type = "complete"
-    self._source, self._parsed, self._string, self._texts = _result._parse(obj["content"], texts)
-    self._structured = _result._NO_STRUCTURED
-    self.__class__ = ToolResult
-    return self  # type: ignore[no-any-return]
+def built(obj: object, id: object, name: object, compiled: bool) -> object:
+    """What ``from_mcp`` gives (every slot) or the error it raises, with or without the
+    compiled hot path."""
+    before = _result._all_text
+    _result._all_text = speedups.all_text if compiled else None
+    try:
+        return outcome(ToolResult.from_mcp(obj, id=id, name=name))  # type: ignore[arg-type]
+    except InvalidToolResult as exc:
+        return ("error", str(exc))
+    finally:
+        _result._all_text = before
 
 
 def same(obj: dict[str, Any], id: object = "", name: object = "") -> object:
-    """Assert both forms agree on ``obj``: the same answer, or (where the compiled form
-    parses media items past the texts) the result the pure form's caller makes."""
-    compiled = speedups.all_text(obj, id, name)
-    pure = _result._all_text_pure(obj, id, name)
-    if type(compiled) is ToolResult and type(pure) is list:
-        pure = completed(obj, id, name, pure)
-        assert type(compiled._source) is tuple and type(compiled._parsed) is tuple
-        for raw, frozen in zip(obj["content"], compiled._source, strict=True):
-            assert frozen is raw["text"] if type(frozen) is str else frozen == raw
-    assert outcome(compiled) == outcome(pure), (obj, id, name)
-    if type(compiled) is ToolResult and compiled._parsed is None:
-        assert compiled._source is compiled._texts  # one private list, as the pure form
-    return compiled
+    """Assert ``from_mcp`` gives the same with the compiled hot path as with the pure form
+    (every slot of the result and of its items, or the same error); return what the
+    compiled ``all_text`` itself answered."""
+    answer = speedups.all_text(obj, id, name)
+    assert built(obj, id, name, True) == built(obj, id, name, False), (obj, id, name)
+    if type(answer) is ToolResult:
+        if answer._parsed is None:  # all text
+            assert answer._source is answer._texts  # one private list, as the pure form
+        else:  # media after the texts: each frozen item is the text, or a copy of the item
+            assert type(answer._source) is tuple and type(answer._parsed) is tuple
+            for raw, frozen in zip(obj["content"], answer._source, strict=True):
+                assert frozen is raw["text"] if type(frozen) is str else frozen == raw
+    return answer
 
 
 class Str(str):
@@ -227,27 +229,11 @@ ids = st.sampled_from(["", "call_1", "", "call_1", "", "call_1", "é", Str("c"),
 
 @SETTINGS
 @given(envelopes(), ids, ids)
-def test_all_text_agrees_with_its_pure_form(obj: dict[str, Any], id: object, name: object) -> None:
-    same(obj, id, name)
-
-
-@SETTINGS
-@given(envelopes(), ids, ids)
-def test_from_mcp_is_the_same_through_either_form(
+def test_from_mcp_is_the_same_with_it_and_without(
     obj: dict[str, Any], id: object, name: object
 ) -> None:
-    def build(form: Any) -> object:
-        before = _result._all_text
-        _result._all_text = form
-        try:
-            result = ToolResult.from_mcp(obj, id=id, name=name)  # type: ignore[arg-type]
-        except InvalidToolResult as exc:
-            return ("error", str(exc))
-        finally:
-            _result._all_text = before
-        return ("result", result, result._string, result._texts, result.to("hermes"))
-
-    assert build(speedups.all_text) == build(_result._all_text_pure)
+    answer = same(obj, id, name)
+    assert answer is None or type(answer) in (ToolResult, list)
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -370,9 +356,8 @@ def test_hostile_keys_neither_crash_nor_differ() -> None:
         content[:] = [{Clears(): 1, "type": "text"}, {"type": "text", "text": "b"}]
         return {"content": content}
 
-    compiled = speedups.all_text(make(), "", "")
-    pure = _result._all_text_pure(make(), "", "")
-    assert outcome(compiled) == outcome(pure)
+    compiled, pure = built(make(), "", "", True), built(make(), "", "", False)
+    assert compiled == pure
 
 
 def test_bind_refuses_a_class_without_those_slots() -> None:
