@@ -4,7 +4,7 @@
   ``from_mcp`` on generated MCP results, texts and media: the same result, slot for
   slot and item for item, or the same error.
 - ``alphabet`` (every kernel this CPU runs) against the alphabet itself, each
-  ASCII symbol at every place of a block and of a copied span; ``data_url``
+  ASCII symbol at places across blocks, their tails and copied spans; ``data_url``
   against the f-string it stands for.
 - No reference is leaked or lost on any branch, and hostile input (a dict key
   whose ``__eq__`` empties the content list mid-read) neither crashes nor differs.
