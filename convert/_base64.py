@@ -18,7 +18,8 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   (``_speedups.alphabet``: 32 symbols at a time, with AVX2 where the CPU has
   it; no decoding, so nothing is allocated). Memory stays flat every way.
   :func:`use` picks one (by default, on the first check, the fastest
-  installed, in that order from the last); :func:`methods` lists those installed.
+  installed: compiled, then pybase64, then translate); :func:`methods` lists
+  those installed.
 - With the ``compiled`` method, a payload sent as a ``data:`` URL (responses,
   hoisting on openai) is checked while it is copied into the URL
   (:func:`checked_url`): one read of it instead of two.
@@ -217,7 +218,7 @@ def checked_url(mime: str, data: str) -> str | None:
     core = _core(data)
     if core is None:
         return None
-    url: str | None = speedups.data_url(f"data:{mime};base64,", data, core)
+    url: str | None = speedups.data_url(data_url(mime, ""), data, core)  # the same prefix
     return url
 
 

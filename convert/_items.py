@@ -147,10 +147,9 @@ class Item:
         if len(raw) > limit:
             return None, self.text
         data = self._clean
-        mime = self.mime if self.kind == IMAGE else "application/pdf"
         if data is _UNCHECKED:
             if url:
-                made = _base64.checked_url(mime, raw)
+                made = _base64.checked_url(self._url_mime(), raw)
                 if made is not None:  # clean as it stands: the same object
                     self._clean = raw
                     return made, ""
@@ -160,8 +159,12 @@ class Item:
         if len(data) > limit:
             return None, self.text
         if url:
-            return _base64.data_url(mime, data), ""
+            return _base64.data_url(self._url_mime(), data), ""
         return data, ""
+
+    def _url_mime(self) -> str:
+        """The MIME type of this payload's ``data:`` URL (IMAGE or PDF)."""
+        return self.mime if self.kind == IMAGE else "application/pdf"
 
     @property
     def invalid(self) -> bool:

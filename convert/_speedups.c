@@ -239,17 +239,17 @@ new_result(PyObject *name, PyObject *id, PyObject *is_error, PyObject *source, P
     return result;
 }
 
-/* the value of a base64 symbol, or -1 */
-static int
-symbol_value(Py_UCS1 c)
+/* By byte: the value of a base64 symbol, -1 for anything else; filled at import (the
+ * alphabet check reads it without the GIL) */
+static signed char symbol_values[256];
+
+static void
+fill_symbol_values(void)
 {
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
+    const char *symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    memset(symbol_values, -1, sizeof symbol_values);
+    for (int value = 0; symbols[value]; value++)
+        symbol_values[(unsigned char)symbols[value]] = (signed char)value;
 }
 
 #define GIVE_UP ((PyObject *)1) /* not taken here: the caller parses in Python */
@@ -267,18 +267,18 @@ look(PyObject *data, Py_ssize_t *size, PyObject **sniffed)
     Py_ssize_t decoded = length / 4 * 3;
     if (d[length - 1] != '=') {
         for (int i = 1; i <= 4; i++)
-            if (symbol_value(d[length - i]) < 0)
+            if (symbol_values[d[length - i]] < 0)
                 return 0;
     }
     else if (d[length - 2] == '=') {
-        if (symbol_value(d[length - 4]) < 0 || symbol_value(d[length - 3]) < 0 ||
-            symbol_value(d[length - 3]) & 0x0F)
+        if (symbol_values[d[length - 4]] < 0 || symbol_values[d[length - 3]] < 0 ||
+            symbol_values[d[length - 3]] & 0x0F)
             return 0;
         decoded -= 2;
     }
     else {
-        if (symbol_value(d[length - 4]) < 0 || symbol_value(d[length - 3]) < 0 ||
-            symbol_value(d[length - 2]) < 0 || symbol_value(d[length - 2]) & 0x03)
+        if (symbol_values[d[length - 4]] < 0 || symbol_values[d[length - 3]] < 0 ||
+            symbol_values[d[length - 2]] < 0 || symbol_values[d[length - 2]] & 0x03)
             return 0;
         decoded -= 1;
     }
@@ -658,16 +658,6 @@ error:
 #define SPAN 4096 /* copied, then checked while still in L1; a bad symbol stops it */
 #define ALONE_FROM (64 * 1024) /* from this many symbols the GIL is let go meanwhile */
 
-static unsigned char symbol_table[256]; /* 1 for a symbol; filled at import */
-
-static void
-fill_symbol_table(void)
-{
-    const char *symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (const char *c = symbols; *c; c++)
-        symbol_table[(unsigned char)*c] = 1;
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define NIBBLES 1
@@ -779,7 +769,7 @@ in_alphabet(const unsigned char *data, Py_ssize_t size, int kernel)
     if (bad)
         return 0;
     for (; i < size; i++) {
-        if (!symbol_table[data[i]])
+        if (symbol_values[data[i]] < 0)
             return 0;
     }
     return 1;
@@ -942,7 +932,7 @@ PyInit__speedups(void)
     if (!zero || !s_image || !s_audio || !s_resource || !s_data || !s_mime_type || !s_blob || !s_uri ||
         !s_octet || !s_pdf || !s_empty || !s_text_prefix || !s_image_prefix)
         return NULL;
-    fill_symbol_table();
+    fill_symbol_values();
 #ifdef NIBBLES
     __builtin_cpu_init();
     avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
