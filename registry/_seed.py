@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
@@ -29,9 +30,6 @@ from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
 from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
-
-if TYPE_CHECKING:
-    from .store import Registry
 
 __all__ = [
     "SEED_ACTOR",
@@ -46,6 +44,19 @@ __all__ = [
 ]
 
 SEED_ACTOR = "seed"
+
+
+class Batches(Protocol):
+    """What ``seed`` needs of a registry: a write transaction (``Registry.batch``).
+
+    Typed by what it does, so the seed (below the store: first-use setup runs it)
+    does not import the store above it.
+    """
+
+    def batch(self) -> AbstractContextManager[Writer]:
+        """Open a write transaction and hand out its writer."""
+        ...
+
 
 _ENGINE_KEYS = {"name", *ENGINE_FIELDS, "claim", "rule", "model", "rules_from"}
 _CLAIM_KEYS = {"capability", *CLAIM_FIELDS}
@@ -236,7 +247,7 @@ def apply_document(
     """
     report = SeedReport()
     if data.policies:
-        from .evidence import set_evidence_policy  # only exports carry a policy
+        from ._aging import set_evidence_policy  # only exports carry a policy
 
         for table in data.policies:
             changed = set_evidence_policy(
@@ -288,8 +299,8 @@ def apply_document(
     return report
 
 
-def seed(registry: Registry) -> SeedReport:
-    """Seed ``registry`` from the shipped files in one transaction.
+def seed(registry: Batches) -> SeedReport:
+    """Seed ``registry`` (a ``Registry``) from the shipped files in one transaction.
 
     :raises InvalidSeed: for a seed file that breaks the format.
     :raises RegistryError: for a seed value the registry refuses.
