@@ -16,6 +16,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from . import _validate as check
+from ._public import shown_in_package
 from ._wbase import CLAIM_FIELDS, WriterBase, as_date
 from .errors import InvalidInput, InvalidRule, UnknownEngine, UnknownRule
 from .tables import (
@@ -407,3 +408,6 @@ def insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]]
 
 def _fields(claim: ClaimInput) -> dict[str, Any]:
     return {name: getattr(claim, name) for name in ClaimInput.__dataclass_fields__}
+
+
+shown_in_package(ClaimInput, ClaimsReport)

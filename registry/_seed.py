@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from ._bulk import ClaimInput
 from ._bulkadd import EngineEntry
+from ._public import shown_in_package
 from ._rules import compile_rule
 from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
 from ._writer import Writer
@@ -403,3 +404,6 @@ def _sync_engine(
             writer.remove_claim(
                 engine, capability, model=model_id, rule=rule_id, recorded_by=actor, reason=reason
             )
+
+
+shown_in_package(SeedReport, seed)

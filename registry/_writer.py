@@ -17,6 +17,7 @@ from . import _queries as q
 from . import _validate as check
 from ._bulk import Bulk
 from ._bulkadd import BulkAdd
+from ._public import shown_in_package
 from ._removal import Removals
 from ._wbase import (
     WriterBase,
@@ -466,3 +467,6 @@ class Writer(Removals, BulkAdd, Bulk, WriterBase):
         if row is None:
             return q.engine_id(self._connection, engine)  # raises UnknownEngine
         return int(row.id)
+
+
+shown_in_package(Writer)

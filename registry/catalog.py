@@ -59,6 +59,7 @@ from . import _validate as check
 from ._bulk import ClaimInput
 from ._paths import install_hint
 from ._precedence import claims_in_order
+from ._public import shown_in_package
 from .errors import (
     CatalogUnavailable,
     InvalidCatalog,
@@ -889,3 +890,6 @@ def _prune(
 
 def _bool(value: bool) -> str:
     return "true" if value else "false"
+
+
+shown_in_package(CatalogReport, CatalogRow)

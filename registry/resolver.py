@@ -56,6 +56,7 @@ from . import _validate as check
 from . import evidence as _evidence
 from ._changes import ChangeWatch
 from ._precedence import claims_in_order, rule_label
+from ._public import shown_in_package
 from .errors import InvalidInput
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
@@ -772,3 +773,6 @@ def reformat_for(
         engine, model, wire=wire, min_evidence=min_evidence
     )
     return resolution.reformat(source_wire, blocks, names=names, ids=ids)
+
+
+shown_in_package(FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve)

@@ -25,6 +25,7 @@ from . import _validate as check
 from . import db
 from ._bulk import ClaimInput, ClaimsReport
 from ._changes import ChangeWatch, note_commit, open_watch
+from ._public import shown_in_package
 from ._writer import Writer
 from .bootstrap import ensure_ready
 from .errors import DatabaseError, InvalidInput, ReadOnlyRegistry, UnknownCapability
@@ -513,3 +514,6 @@ def _start_of(since: object) -> datetime | None:
     if isinstance(since, date):
         return datetime.combine(since, time(), UTC)
     raise InvalidInput(f"invalid since {since!r}: a date or a datetime")
+
+
+shown_in_package(Registry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from toolwire.convert import KINDS
 
+from ._public import shown_in_package
 from .errors import InvalidInput, InvalidStatus
 
 __all__ = [
@@ -111,3 +112,6 @@ def check_days(value: object, what: str, *, alternative: str = "") -> int:
             f"invalid {what} {value!r}: a whole number of days, 0 to {POLICY_MAX_DAYS}{also}"
         )
     return value
+
+
+shown_in_package(evidence_rank)
