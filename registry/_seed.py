@@ -23,11 +23,11 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
-from ._bulk import ClaimInput
-from ._bulkadd import EngineEntry
 from ._public import shown_in_package
 from ._rules import compile_rule
-from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
+from ._write.claims import ClaimInput
+from ._write.engines import ENGINE_FIELDS, EngineEntry
+from ._write.transaction import CLAIM_FIELDS
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
 from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
@@ -353,12 +353,11 @@ def _sync_engine(
     Engine, model and rule fields that differ from the document are updated too.
     """
     snapshot = writer.snapshot(engine)
-    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag", "id_rule")
     writer.update_fields(
         engine,
         "engine",
         engine,
-        {**{k: table.get(k) for k in fields}, "note": table.get("note", "")},
+        {k: table.get(k, "" if k == "note" else None) for k in ENGINE_FIELDS},
         recorded_by=actor,
         reason=reason,
     )

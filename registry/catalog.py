@@ -56,10 +56,10 @@ from sqlalchemy.engine import Connection
 
 from . import _queries as q
 from . import _validate as check
-from ._bulk import ClaimInput
 from ._paths import install_hint
 from ._precedence import claims_in_order
 from ._public import shown_in_package
+from ._write.claims import ClaimInput
 from .errors import (
     CatalogUnavailable,
     InvalidCatalog,

@@ -23,9 +23,9 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from . import db
-from ._bulk import ClaimInput, ClaimsReport
 from ._changes import ChangeWatch, note_commit, open_watch
 from ._public import shown_in_package
+from ._write.claims import ClaimInput, ClaimsReport
 from ._writer import Writer
 from .bootstrap import ensure_ready
 from .errors import DatabaseError, InvalidInput, ReadOnlyRegistry, UnknownCapability

@@ -24,7 +24,8 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from ._aging import read_policy
 from ._seed import SeedData, apply_document, load_seed, parse_documents
-from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
+from ._write.engines import ENGINE_FIELDS
+from ._write.transaction import CLAIM_FIELDS
 from .errors import InvalidSeed
 from .records import Claim, EngineSnapshot
 from .store import Registry
