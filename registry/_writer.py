@@ -39,6 +39,7 @@ def _to(part: str, method: Callable[Concatenate[N, P], R]) -> Callable[Concatena
         noun: N = getattr(self, part)
         return method(noun, *args, **kwargs)
 
+    forward.__qualname__ = f"Writer.{method.__name__}"  # where callers find it
     return forward
 
 
