@@ -294,10 +294,16 @@ class NameChoice(click.Choice):  # type: ignore[type-arg]
         raise unknown_name(self.kind, str(value), map(str, self.choices))
 
 
-class Days(click.ParamType):  # type: ignore[type-arg]
-    """A whole number of days, refused by the registry's one check (``vocab.check_days``)."""
+class Days(click.IntRange):
+    """A whole number of days, refused by the registry's one check (``vocab.check_days``).
 
-    name = "integer"
+    An ``IntRange`` over the same limit only so the help shows the range.
+    """
+
+    def __init__(self) -> None:
+        from ..vocab import POLICY_MAX_DAYS
+
+        super().__init__(min=0, max=POLICY_MAX_DAYS)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Return the number of days, or fail as bad usage naming the option."""
