@@ -18,8 +18,8 @@ import importlib
 import typing
 
 if typing.TYPE_CHECKING:
-    from ._bulk import ClaimInput, ClaimsReport
     from ._seed import SeedReport, seed
+    from ._write.claims import ClaimInput, ClaimsReport
     from ._writer import Writer
     from .catalog import CatalogReport, CatalogRow
     from .errors import (
@@ -125,8 +125,8 @@ _HOME: dict[str, str] = {
     "ChangeEvent": ".records",
     "Claim": ".records",
     "ClaimEvent": ".records",
-    "ClaimInput": "._bulk",
-    "ClaimsReport": "._bulk",
+    "ClaimInput": "._write.claims",
+    "ClaimsReport": "._write.claims",
     "DatabaseError": ".errors",
     "DatabaseLocked": ".errors",
     "DuplicateEntry": ".errors",

@@ -36,6 +36,8 @@ from collections.abc import Iterable
 
 from toolwire.convert.errors import ToolwireError
 
+from ._public import shown_in_package
+
 __all__ = [
     "CatalogUnavailable",
     "DatabaseError",
@@ -186,3 +188,6 @@ class ReadOnlyRegistry(DatabaseError):
         self.path = path
         self.reason = reason
         super().__init__(f"the registry at {path} is read-only ({reason}); {fix}")
+
+
+shown_in_package(*(globals()[name] for name in __all__))

@@ -22,10 +22,11 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from . import _queries as q
+from ._aging import read_policy
 from ._seed import SeedData, apply_document, load_seed, parse_documents
-from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
+from ._write.engines import ENGINE_FIELDS
+from ._write.transaction import CLAIM_FIELDS
 from .errors import InvalidSeed
-from .evidence import read_policy
 from .records import Claim, EngineSnapshot
 from .store import Registry
 from .tables import capability_table, engine_table
@@ -80,7 +81,7 @@ def export(registry: Registry, engines: Sequence[str] | None = None) -> Document
 
     :raises UnknownEngine: for a name in ``engines`` the registry does not know.
     """
-    with registry._reading("cannot export") as connection:
+    with registry.reading("cannot export") as connection:
         return _export(connection, engines)
 
 

@@ -100,7 +100,7 @@ def catalog_import(
     changed; a value that differs from another claim or the latest observation is
     listed as a conflict and not written.
     """
-    from ..catalog import installed_catalog
+    from ..catalog import import_catalog, installed_catalog
 
     origin = None
     data: bytes
@@ -110,7 +110,8 @@ def catalog_import(
         data = sys.stdin.buffer.read()
     else:
         data = file.read_bytes()
-    report = obj.registry().import_catalog(
+    report = import_catalog(
+        obj.registry(),
         source,
         data,
         recorded_by=who(actor),
