@@ -268,8 +268,11 @@ class ToolResult:
             found = DEFAULT_PLANS.get(wire)
             if found is not None:
                 return found[0](self, found[1])
-        ids = unknown.pop("ids", None) if unknown else None
-        id_rule = unknown.pop("id_rule", None) if unknown else None
+        if not unknown:
+            block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag)
+            return block(self, resolved)
+        ids = unknown.pop("ids", None)
+        id_rule = unknown.pop("id_rule", None)
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
         if ids is None and id_rule is None:
             return block(self, resolved)
@@ -414,11 +417,11 @@ def _parse(
     and while every item is one, no item is parsed at all (the parsed items are
     None, made on first use: ``ToolResult._items``).
     """
-    frozen_items: list[Mapping[str, Any] | str] = []
-    strings: list[str] = []
+    strings: list[str] = []  # the string form of each item
     items: list[_items.Item] | None = None  # None while every item is a plain text
+    frozen_items: list[Mapping[str, Any] | str] = strings  # the same list until then
     blank = False
-    for index, raw in enumerate(content):
+    for raw in content:
         if (
             type(raw) is dict
             and len(raw) == 2
@@ -429,17 +432,18 @@ def _parse(
                 text = _values.text(text)
             if not text or text.isspace():
                 blank = True
-            frozen_items.append(text)
             strings.append(text)
             if items is not None:
+                frozen_items.append(text)
                 items.append(_items.Item(_items.TEXT, text))
             continue
         if items is None:
             items = [_items.Item(_items.TEXT, text) for text in strings]
+            frozen_items = list(strings)
         plain_item = _plain_item(raw) if type(raw) is dict else None
         frozen_item: Mapping[str, Any] | str
         if plain_item is None:
-            frozen_item = _freeze_item(raw, index)
+            frozen_item = _freeze_item(raw, len(strings))  # its index
             item = _items.parse_item(frozen_item)
         else:
             frozen_item, item = plain_item
@@ -448,7 +452,7 @@ def _parse(
         strings.append(item.text)
     if items is None:  # all plain text: private lists, never changed after this
         plain = [text for text in strings if text and not text.isspace()] if blank else strings
-        return frozen_items, None, "\n".join(strings), plain
+        return strings, None, "\n".join(strings), plain
     parsed = tuple(items)
     return tuple(frozen_items), parsed, "\n".join(strings), _items.plain_texts(parsed)
 

@@ -36,42 +36,10 @@ UNSET: Any = None
 #: wire -> (block, options) when no option is given, the usual call: one lookup of a
 #: string, read inline by ``ToolResult.to`` and ``format_tool_results``.
 DEFAULT_PLANS: dict[str, Plan] = {name: (wire.block, wire.defaults) for name, wire in TABLE.items()}
-# plan_key(...) -> (block, options): callers repeat the same few combinations
+# key (see ``plan``) -> (block, options): callers repeat the same few combinations
 _PLANS: dict[tuple[object, ...], Plan] = {}
 _PLANS_MAX = 1024
-# The types a key may hold: a value of any other type is resolved (and checked) on
-# every call, never looked up, as a value equal to a cached one (Decimal(1) == True,
-# with the same hash) would otherwise find that one's plan without being checked.
-_KEYED = frozenset({type(None), bool, str})
-
-
-def plan_key(
-    wire: object,
-    image_input: object,
-    native_pdf: object,
-    source_blocks: object,
-    response_tag: object,
-    unknown: Mapping[str, object] | None,
-) -> tuple[object, ...] | None:
-    """Return the key of a plan in the cache, or None when it cannot be cached (a value
-    of a type that is not a None, a bool or a str, or an option name no wire knows)."""
-    keyed = _KEYED
-    if (
-        type(wire) is not str
-        or type(image_input) not in keyed
-        or type(native_pdf) not in keyed
-        or type(source_blocks) not in keyed
-        or type(response_tag) not in keyed
-    ):
-        return None
-    if not unknown:
-        return (wire, image_input, native_pdf, source_blocks, response_tag)
-    if not unknown.keys() <= ALL_OPTIONS:
-        return None
-    for value in unknown.values():
-        if type(value) not in keyed:
-            return None
-    return (wire, image_input, native_pdf, source_blocks, response_tag, *sorted(unknown.items()))
+_KEYED = frozenset({type(None), bool, str})  # the types a cached key holds
 
 
 def plan(
@@ -84,15 +52,35 @@ def plan(
 ) -> Plan:
     """Return the block function of ``wire`` and the options it runs with.
 
+    The one home of the plan cache's key: ``(wire, image_input, native_pdf,
+    source_blocks, response_tag)``, then the other options by name (sorted).
+    Only a key of None, bool and str values is cached: a value of another type
+    is resolved (and checked) on every call, never looked up, as a value equal
+    to a cached one (``Decimal(1) == True``, with the same hash) would otherwise
+    find that one's plan without being checked.
+
     :raises UnknownWire: for a wire not in ``TABLE``.
     :raises UnknownOption: for an option name no wire knows (in ``unknown``).
     :raises InvalidOption: for an option value it cannot take.
     """
-    key = plan_key(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
-    if key is not None:
-        found = _PLANS.get(key)
-        if found is not None:
-            return found
+    keyed = _KEYED
+    key: tuple[object, ...] | None = None
+    if (
+        type(wire) is str
+        and type(image_input) in keyed
+        and type(native_pdf) in keyed
+        and type(source_blocks) in keyed
+        and type(response_tag) in keyed
+    ):
+        if not unknown:
+            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+        elif unknown.keys() <= ALL_OPTIONS and all(type(v) in keyed for v in unknown.values()):
+            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+            key += tuple(sorted(unknown.items()))
+        if key is not None:
+            found = _PLANS.get(key)
+            if found is not None:
+                return found
     spec = TABLE.get(wire) if isinstance(wire, str) else None
     if spec is None:
         raise UnknownWire(wire, TABLE)
@@ -106,10 +94,10 @@ def plan(
         if value is not UNSET:
             given[name] = value
     options = resolve_options(spec.options, spec.defaults, given)
-    found = (_audience_block(spec.block) if options.audience else spec.block, options)
+    plan_ = (_audience_block(spec.block) if options.audience else spec.block, options)
     if key is not None and len(_PLANS) < _PLANS_MAX:
-        _PLANS[key] = found
-    return found
+        _PLANS[key] = plan_
+    return plan_
 
 
 def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source, Options], Any]:
