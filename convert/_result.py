@@ -419,7 +419,9 @@ def _parse(
     """
     strings: list[str] = []  # the string form of each item
     items: list[_items.Item] | None = None  # None while every item is a plain text
-    frozen_items: list[Mapping[str, Any] | str] = strings  # the same list until then
+    # the frozen items: ``strings`` itself while every item is a plain text (each is
+    # its own frozen form), their own list from the first other item on
+    frozen_items: list[Mapping[str, Any] | str] = strings  # type: ignore[assignment]
     blank = False
     for raw in content:
         if (
