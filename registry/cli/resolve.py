@@ -7,7 +7,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import REASONS, WIRES, IdMap, InvalidId, ToolResult, ToolwireError
+from toolwire.convert import (
+    NAMED_WIRES,
+    REASONS,
+    WIRES,
+    IdMap,
+    InvalidId,
+    ToolResult,
+    ToolwireError,
+)
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
@@ -115,9 +123,6 @@ EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
     _observations,
 ]
 
-#: Wires whose tool-result blocks name the tool.
-_NAMED_WIRES = ("gemini", "ollama", "hermes")
-
 
 @click.command(name="format")
 @click.argument("engine", shell_complete=complete_engine)
@@ -210,7 +215,7 @@ def format_command(
                 else 'give each entry its call id: {"id": CALL_ID, "name": NAME, "result": ...}'
             )
             raise click.ClickException(f"{where} has no id: {fix}")
-        if resolution.wire in _NAMED_WIRES and not result.name:
+        if resolution.wire in NAMED_WIRES and not result.name:
             raise click.ClickException(
                 f"{where} has no tool name, which the {resolution.wire} wire needs: "
                 "give one with --name"
