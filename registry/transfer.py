@@ -25,7 +25,8 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from ._seed import SeedData, apply_document, load_seed, parse_documents
 from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
-from .errors import InvalidInput, InvalidSeed, RevisionConflict
+from .db import integrity_problems
+from .errors import DatabaseError, InvalidInput, InvalidSeed, RevisionConflict
 from .evidence import read_policy
 from .records import Claim, EngineSnapshot
 from .store import Registry
@@ -79,8 +80,19 @@ class ImportReport:
 def export(registry: Registry, engines: Sequence[str] | None = None) -> Document:
     """Return the registry's state (or only ``engines``) as a normalised document.
 
+    An SQLite file gets SQLite's ``quick_check`` first: a corrupt file is refused
+    rather than exported in part.
+
     :raises UnknownEngine: for a name in ``engines`` the registry does not know.
+    :raises DatabaseError: when the database file is corrupt, or cannot be read.
     """
+    problems = integrity_problems(registry._engine, quick=True)
+    if problems:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        raise DatabaseError(
+            f"refusing to export {registry.url}: the file is corrupt (quick_check: "
+            f"{problems[0]}{more}); run 'toolwire db check'"
+        )
     with registry._reading("cannot export") as connection:
         return _export(connection, engines)
 
