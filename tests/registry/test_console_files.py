@@ -525,7 +525,7 @@ def test_a_shared_default_registry_file_is_refused(
     assert named.exit_code == 0, named.output
     path.chmod(0o600)
     (tmp_path / "toolwire").chmod(0o777)
-    with pytest.raises(DatabaseError, match="refusing the data directory .*mode 777"):
+    with pytest.raises(DatabaseError, match=r"refusing the data directory .*mode 777"):
         Registry()
     (tmp_path / "toolwire").chmod(0o700)
     if os.geteuid() == 0:
@@ -600,8 +600,8 @@ def _corrupt_an_index(path: Path) -> None:
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page_size = connection.execute("PRAGMA page_size").fetchone()[0]
-    name, page = connection.execute(
-        "SELECT name, rootpage FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%' "
+    (page,) = connection.execute(
+        "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%' "
         "ORDER BY rootpage DESC"
     ).fetchone()
     connection.close()
