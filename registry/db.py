@@ -20,6 +20,7 @@ import re
 import sqlite3
 import sys
 import time
+import uuid
 import weakref
 from collections.abc import Iterator
 from importlib import resources
@@ -163,11 +164,14 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
             f"sqlite:///{Path(url).expanduser().absolute()}"
         )
     url, read_only_file, reason = _read_only_sqlite(url)
+    url, keeper = _shared_memory(url)
     with wrap_errors("cannot open database"):
         try:
             engine = sa.create_engine(url)
         except ValueError as error:  # e.g. a port that is not a number
             raise DatabaseError(f"cannot open database: bad URL ({error})") from None
+    if keeper is not None:  # held, then closed, with the engine
+        weakref.finalize(engine, keeper.close)
     if engine.dialect.name == "sqlite":
         path = sqlite_file(engine)
         if path is not None:
@@ -176,6 +180,26 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
             _READ_ONLY[engine] = (read_only_file, reason)
         _configure_sqlite(engine, busy_timeout_ms, wal=read_only_file is None)
     return engine
+
+
+def _shared_memory(url: str) -> tuple[str, sqlite3.Connection | None]:
+    """Return an in-memory SQLite URL as one database every connection of it shares.
+
+    SQLAlchemy gives each thread its own connection to ``sqlite://``, and so its own
+    empty database: a registry seeded in one thread would be empty in the others (a
+    web server's worker threads). A named in-memory database with a shared cache is
+    one database for every connection opened on it while one stays open: the keeper
+    returned, held as long as the engine is.
+    """
+    try:
+        parsed = make_url(url)
+    except Exception:  # reported by create_engine with the usual message
+        return url, None
+    if not parsed.drivername.startswith("sqlite") or parsed.database not in (None, "", ":memory:"):
+        return url, None
+    name = f"file:toolwire-memory-{uuid.uuid4().hex}?mode=memory&cache=shared"
+    keeper = sqlite3.connect(name, uri=True, check_same_thread=False)
+    return str(parsed.set(database=name, query={"uri": "true"})), keeper
 
 
 #: The SQLite engines opened read-only: the file and why (see ``read_only``).

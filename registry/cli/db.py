@@ -90,7 +90,10 @@ def check(obj: Context) -> None:
         echo(f"{backend}: nothing to run (the server checks its own pages); nothing checked")
         return
     if not problems:
-        where = db.sqlite_file(registry._engine) or "the in-memory database"
+        opened_read_only = db.read_only(registry._engine)
+        where = db.sqlite_file(registry._engine) or (
+            opened_read_only[0] if opened_read_only else "the in-memory database"
+        )
         echo(f"ok: integrity_check found no problem in {where}")
         return
     for problem in problems:

@@ -669,3 +669,36 @@ def test_format_takes_a_bare_call_tool_result_where_the_wire_has_no_id_rule(
     assert one_line_error(run(runner, url, "format", "openai", "gpt-4o", str(path))) == (
         "the result has no id: give one with --id"
     )
+
+
+# -- in a container --------------------------------------------------------------------------
+
+
+def test_an_in_memory_registry_is_one_database_for_every_thread() -> None:
+    import threading
+
+    with Registry("sqlite://") as registry:
+        registry.add_model("openai", "memory-1", created_by="ops")
+        found: list[object] = []
+
+        def read() -> None:
+            try:
+                found.append({m.model_id for m in registry.models("openai")})
+            except Exception as error:  # reported by the assertion below
+                found.append(error)
+
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert found == [{"memory-1"}] * 4
+        with Registry("sqlite://") as other:  # another in-memory registry is another one
+            assert "memory-1" not in {m.model_id for m in other.models("openai")}
+
+
+def test_the_cli_creates_and_seeds_an_in_memory_registry() -> None:
+    runner = ops_runner(TOOLWIRE_DATABASE_URL="sqlite://")
+    listed = runner.invoke(main, ["engine", "list", "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert "openai" in {row["name"] for row in json.loads(listed.stdout)}
