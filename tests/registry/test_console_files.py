@@ -702,3 +702,87 @@ def test_the_cli_creates_and_seeds_an_in_memory_registry() -> None:
     listed = runner.invoke(main, ["engine", "list", "--format", "json"])
     assert listed.exit_code == 0, listed.output
     assert "openai" in {row["name"] for row in json.loads(listed.stdout)}
+
+
+def test_a_registry_baked_into_a_read_only_image_serves_a_container_user(
+    tmp_path: Path,
+) -> None:
+    import shutil
+    import tempfile
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root (mount, setpriv) to build the container's view")
+    top = Path(tempfile.mkdtemp(prefix="toolwire-image-"))
+    top.chmod(0o755)
+    image, view = top / "image", top / "view"
+    image.mkdir(mode=0o755)
+    view.mkdir(mode=0o755)
+    path = image / "registry.sqlite3"
+    with Registry(f"sqlite:///{path}") as registry:
+        registry.add_model("openai", "baked-1", created_by="ops")
+    path.chmod(0o644)
+    mounted = subprocess.run(
+        ["mount", "--bind", "-o", "ro", str(image), str(view)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        shutil.rmtree(top)
+        pytest.skip("cannot bind-mount read-only here")
+    url = f"sqlite:///{view / 'registry.sqlite3'}"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin"), "HOME": "/nonexistent"}
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*as_nobody, sys.executable, "-m", "toolwire.registry.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, "TOOLWIRE_DATABASE_URL": url},
+            cwd="/",
+            check=False,
+        )
+
+    try:
+        library = subprocess.run(
+            [
+                *as_nobody,
+                sys.executable,
+                "-c",
+                "from toolwire.convert import ToolResult\n"
+                "from toolwire.registry import format_for\n"
+                "print(format_for('openai', 'gpt-4o', [ToolResult(name='t', id='c1', "
+                "content=[])]))",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, "TOOLWIRE_DATABASE_URL": url},
+            cwd="/",
+            check=False,
+        )
+        if "Permission denied: '" in library.stderr:
+            pytest.skip("this Python cannot run as nobody here")
+        assert library.returncode == 0, library.stderr
+        assert "'tool_call_id': 'c1'" in library.stdout
+        models = cli("model", "list", "--engine", "openai", "--format", "json")
+        assert [m["model_id"] for m in json.loads(models.stdout)] == ["baked-1"], models.stderr
+        checked = cli("db", "check")
+        assert (
+            checked.stdout == f"ok: integrity_check found no problem in {view}/registry.sqlite3\n"
+        )
+        write = cli(
+            "claim",
+            "set",
+            "openai",
+            "image_input",
+            "false",
+            "--status",
+            "documented",
+            "--evidence",
+            "x",
+        )
+        assert write.returncode == 1 and write.stderr.count("\n") == 1
+        assert "is read-only (on a read-only file system)" in write.stderr
+    finally:
+        subprocess.run(["umount", str(view)], check=False)
+        shutil.rmtree(top)
