@@ -786,3 +786,42 @@ def test_a_registry_baked_into_a_read_only_image_serves_a_container_user(
     finally:
         subprocess.run(["umount", str(view)], check=False)
         shutil.rmtree(top)
+
+
+_CONTENT_ITEM = st.fixed_dictionaries(
+    {"type": _maybe(st.sampled_from(["text", "image", "resource", "resource_link", "audio"]))},
+    optional={
+        "text": _maybe(st.text(max_size=6)),
+        "data": _maybe(st.sampled_from(["aGk=", "!!", ""])),
+        "mimeType": _maybe(st.sampled_from(["image/png", "application/pdf", "x"])),
+        "resource": _JUNK,
+    },
+)
+_CALL_TOOL_RESULT = st.fixed_dictionaries(
+    {"content": _maybe(st.lists(_maybe(_CONTENT_ITEM), max_size=3))},
+    optional={"isError": _maybe(st.booleans()), "structuredContent": _JUNK},
+)
+_FORMAT_INPUT = st.one_of(
+    _JUNK,
+    _CALL_TOOL_RESULT,
+    st.fixed_dictionaries(
+        {"id": _maybe(st.just("call-1")), "name": _maybe(st.just("t")), "result": _CALL_TOOL_RESULT}
+    ),
+    st.lists(_maybe(_CALL_TOOL_RESULT), max_size=2),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_FORMAT_INPUT, wire=st.sampled_from(["openai", "gemini"]))
+def test_random_format_input_ends_in_exit_0_or_1_never_a_traceback(
+    fuzz_url: str, tmp_path_factory: pytest.TempPathFactory, data: object, wire: str
+) -> None:
+    path = tmp_path_factory.mktemp("result") / "result.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    engine, model = {"openai": ("openai", "gpt-4o"), "gemini": ("gemini", "gemini-2.5-pro")}[wire]
+    done = run(ops_runner(), fuzz_url, "format", engine, model, str(path))
+    assert done.exit_code in (0, 1), (data, done.output, done.exception)
+    if done.exit_code == 1:
+        one_line_error(done)
+    else:
+        json.loads(done.stdout)
