@@ -58,6 +58,7 @@ __all__ = [
     "refuse_symlink",
     "require_registry",
     "revision_of",
+    "setup_commits",
     "setup_lock",
     "sqlite_file",
     "upgrade",
@@ -509,6 +510,19 @@ def current_revision(engine: Engine) -> str | None:
         return revision_of(connection)
 
 
+#: Setups and migrations this process committed (see ``setup_commits``).
+_setups = [0]
+
+
+def setup_commits() -> int:
+    """Return how many setups or migrations this process committed so far.
+
+    The CLI tells a Ctrl-C that came after a new registry was set up from one that
+    came before.
+    """
+    return _setups[0]
+
+
 @contextlib.contextmanager
 def migration_connection(engine: Engine) -> Iterator[Connection]:
     """Yield a connection in one write transaction that DDL and data changes share.
@@ -530,6 +544,7 @@ def migration_connection(engine: Engine) -> Iterator[Connection]:
                 yield connection
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise DatabaseError("migration left rows violating foreign keys")
+            _setups[0] += 1
         finally:
             if sqlite:
                 raw.execute("PRAGMA foreign_keys = ON")

@@ -65,8 +65,10 @@ class _Toolwire(click.Group):
             return result
         except KeyboardInterrupt:
             _quiet_output()
-            if _commits() > before:
+            if _commits()[0] > before[0]:
                 message = f"interrupted after the {words or 'command'} committed"
+            elif _commits()[1] > before[1]:
+                message = "interrupted: nothing written but the new registry's setup"
             else:
                 message = "interrupted: nothing written"
             with contextlib.suppress(OSError):  # stderr may be gone too
@@ -92,12 +94,16 @@ def _command_words(group: click.Group, args: list[str]) -> str:
     return " ".join(words)
 
 
-def _commits() -> int:
-    """Return how many writes that changed something this process committed so far."""
-    # The store counts them (``_changes.note_commit``); before it is imported there
-    # were none.
+def _commits() -> tuple[int, int]:
+    """Return how many writes, and setups, this process committed so far."""
+    # The store counts the writes that changed something (``_changes.note_commit``),
+    # ``db`` the setups; before they are imported there were none.
     changes = sys.modules.get("toolwire.registry._changes")
-    return int(changes._commits[0]) if changes is not None else 0
+    db = sys.modules.get("toolwire.registry.db")
+    return (
+        int(changes._commits[0]) if changes is not None else 0,
+        db.setup_commits() if db is not None else 0,
+    )
 
 
 def _quiet_output() -> None:

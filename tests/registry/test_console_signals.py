@@ -238,3 +238,19 @@ def test_a_closed_pipe_ends_every_command_quietly_with_exit_0(
     process.wait(timeout=120)
     process.stderr.close()
     assert err == "" and process.returncode == 0, (process.returncode, err)
+
+
+def test_a_command_interrupted_after_first_use_setup_says_only_that(tmp_path: Path) -> None:
+    """The default registry is created and seeded on first use: that committed, not more."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolwire.registry.cli", "log", "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={
+            **{k: v for k, v in os.environ.items() if k != "TOOLWIRE_DATABASE_URL"},
+            "XDG_DATA_HOME": str(tmp_path),
+        },
+    )
+    _wait_for(lambda: _pipe_full(process), process)  # printing the seed's history
+    assert _interrupted(process) == "interrupted: nothing written but the new registry's setup"
+    assert (tmp_path / "toolwire" / "registry.sqlite3").exists()
