@@ -363,8 +363,14 @@ _ENGINE_SHAPE: dict[str, str] = {
     "rule": "rules",
     "model": "models",
 }
-_RULE_SHAPE = {"exact": _STRING, "regex": _STRING, "wire": _STRING, "note": _STRING}
-_MODEL_SHAPE = {"id": _STRING, "wire": _STRING, "note": _STRING}
+_RULE_SHAPE = {
+    "exact": _STRING,
+    "regex": _STRING,
+    "wire": _STRING,
+    "note": _STRING,
+    "claim": "claims",
+}
+_MODEL_SHAPE = {"id": _STRING, "wire": _STRING, "note": _STRING, "claim": "claims"}
 _CAPABILITY_SHAPE = {k: _STRING for k in ("name", "description", "value_kind", "gates")}
 _POLICY_SHAPE = {"status": _STRING, "max_age_days": _INT}
 _WIRE_FORM_SHAPE = {k: _STRING for k in ("wire", "kind", "status", "evidence", "source")}
@@ -386,6 +392,7 @@ def _check_document(document: Any, label: str) -> None:
     """
     if not isinstance(document, dict):
         raise _wrong(label, "", "a table at the top", document)
+    _unknown_keys(document, _TOP_SHAPE, label, "")
     for key, shape in _TOP_SHAPE.items():
         if key not in document:
             continue
@@ -428,6 +435,7 @@ def _check_table(
 ) -> None:
     if not isinstance(table, dict):
         raise _wrong(label, where, "a table", table, engine)
+    _unknown_keys(table, shape, label, where, engine)
     for key, wanted in shape.items():
         if key not in table:
             continue
@@ -436,6 +444,17 @@ def _check_table(
             continue  # arrays of tables, checked by the caller
         if not _fits(value, wanted):
             raise _wrong(label, f"{where}.{key}", wanted, value, engine)
+
+
+def _unknown_keys(
+    table: Mapping[str, Any], shape: Mapping[str, object], label: str, where: str, engine: str = ""
+) -> None:
+    unknown = sorted(map(str, table.keys() - shape.keys()))
+    if unknown:
+        shown = ", ".join(_short(str(k)) for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        at = f"{label}: {where}: " if where else f"{label}: "
+        raise InvalidSeed(f"{at}unknown key(s) {shown}{more}{engine}")
 
 
 def _fits(value: object, wanted: str) -> bool:

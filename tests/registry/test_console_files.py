@@ -75,10 +75,14 @@ SHAPES = [
 ]
 TOML_SHAPES = [
     ("engine = 5\n", "engine: expected an array of tables, got an integer"),
+    (
+        "[[engine]]\nname='files-test'\nclaim = 5\n",
+        "engine[0].claim: expected an array of tables, got an integer",
+    ),
     ("[engine]\nname = 'x'\n", "engine: expected an array of tables, got a table"),
     (
         "[[engine]]\nname='files-test'\nprovider='p'\nfamily='f'\ndefault_wire='openai'\n"
-        "kind='shim'\n[[engine.claim]]\ncapability='image_input'\nclaim = 5\nvalue = 5\n"
+        "kind='shim'\n[[engine.claim]]\ncapability='image_input'\nvalue = 5\n"
         "status='documented'\nevidence='x'\n",
         "engine[0].claim[0].value: expected true or false, got an integer (engine 'files-test')",
     ),
@@ -825,3 +829,19 @@ def test_random_format_input_ends_in_exit_0_or_1_never_a_traceback(
         one_line_error(done)
     else:
         json.loads(done.stdout)
+
+
+def test_unknown_keys_are_named_by_path_and_cut_short(
+    runner: CliRunner, url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "catalog.json"  # a catalog given to import by mistake
+    path.write_text(json.dumps({f"model-{n:04d}": {} for n in range(3000)}), "utf-8")
+    assert one_line_error(run(runner, url, "import", str(path))) == (
+        'catalog.json: unknown key(s) "model-0000", "model-0001", "model-0002", '
+        '"model-0003", "model-0004" and 2995 more'
+    )
+    claim = {**CLAIM, "bogus": 1}
+    path.write_text(json.dumps({"engine": [{**ENGINE, "claim": [claim]}]}), "utf-8")
+    assert one_line_error(run(runner, url, "diff", "--against", str(path)), 2) == (
+        "catalog.json: engine[0].claim[0]: unknown key(s) \"bogus\" (engine 'files-test')"
+    )
