@@ -26,7 +26,7 @@ from . import _queries as q
 from ._seed import SeedData, apply_document, load_seed, parse_documents
 from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
 from .db import integrity_problems
-from .errors import DatabaseError, InvalidInput, InvalidSeed, RevisionConflict
+from .errors import DatabaseError, InvalidSeed, RevisionConflict
 from .evidence import read_policy
 from .records import Claim, EngineSnapshot
 from .store import Registry
@@ -303,7 +303,7 @@ def read_document(path: Path) -> tuple[SeedData, Document]:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise InvalidSeed(f"{label}: not UTF-8 text") from error
-    document = parse_text(text, label, suffix=path.suffix.lower())
+    document = _parse_text(text, label, suffix=path.suffix.lower())
     _check_document(document, label)
     try:
         data = parse_documents([(label, document)], require_source=False)
@@ -315,7 +315,7 @@ def read_document(path: Path) -> tuple[SeedData, Document]:
     return data, normalise(data)
 
 
-def parse_text(text: str, label: str, *, suffix: str = "") -> Any:
+def _parse_text(text: str, label: str, *, suffix: str = "") -> Any:
     """Return the JSON or TOML document ``text`` holds (see ``read_document``).
 
     :raises InvalidSeed: for text that is neither.
@@ -534,8 +534,7 @@ def import_document(
     made since the document was prepared is never overwritten unseen.
 
     :raises RevisionConflict: when the registry moved past ``expect_revision``.
-    :raises RegistryError: for a value the registry refuses (the message starts with
-        ``source``); nothing is written then.
+    :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     changes: list[Change] = []
     try:
@@ -564,11 +563,6 @@ def import_document(
                 raise _DryRun
     except _DryRun:
         pass
-    except InvalidInput as error:  # name the file the refused value came from
-        message = str(error)
-        if message.startswith(f"{source}: "):
-            raise
-        raise InvalidInput(f"{source}: {message}") from error
     return ImportReport(tuple(changes), dry_run)
 
 

@@ -79,17 +79,24 @@ def import_command(
     FILE is TOML or JSON (see docs/console.md); it is checked whole before anything is
     written, and an error names the file and the place in it.
     """
+    from ..errors import InvalidInput
     from ..transfer import import_document, read_document
 
     data, _ = read_document(file)
-    report = import_document(
-        obj.registry(),
-        data,
-        source=file.name,
-        by=who(actor),
-        dry_run=dry_run,
-        expect_revision=expect_revision,
-    )
+    try:
+        report = import_document(
+            obj.registry(),
+            data,
+            source=file.name,
+            by=who(actor),
+            dry_run=dry_run,
+            expect_revision=expect_revision,
+        )
+    except InvalidInput as error:  # a value the registry refuses: name the file it is in
+        message = str(error)
+        if message.startswith(f"{file.name}: "):
+            raise
+        raise click.ClickException(f"{file.name}: {message}") from None
     for change in report.changes:
         echo(str(change))
     verb = "would change" if dry_run else "changed"
