@@ -213,6 +213,16 @@ class Registry:
 
     # -- reads --------------------------------------------------------------------
 
+    def integrity_problems(self, *, quick: bool = False) -> list[str] | None:
+        """Return what SQLite's integrity check finds (empty: nothing); None on other databases.
+
+        ``quick`` runs ``quick_check`` (every page's structure) instead of the full
+        ``integrity_check``.
+
+        :raises DatabaseError: when the database cannot be opened at all.
+        """
+        return db.integrity_problems(self._engine, quick=quick)
+
     def revision(self) -> int:
         """Return the revision counter; it changes whenever a write changed something.
 

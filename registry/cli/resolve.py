@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from toolwire.convert import (
+    ID_RULES,
     NAMED_WIRES,
     REASONS,
     WIRES,
@@ -185,7 +186,9 @@ def format_command(
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
-    FILE holds an MCP CallToolResult, or a list of them.
+    FILE holds an MCP CallToolResult, or a list of them. A bare CallToolResult
+    carries no call id: give one with --id, except for a wire with no id rule
+    (gemini, ollama, hermes), which sends the result without one.
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").
@@ -208,7 +211,8 @@ def format_command(
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     for index, result in enumerate(results):
         where = f"result {index}" if len(results) > 1 else "the result"
-        if not result.id:
+        # a wire with no id rule (gemini, ollama, hermes) pairs results without ids
+        if not result.id and ID_RULES.get(resolution.id_rule or resolution.wire) is not None:
             fix = (
                 "give one with --id"
                 if len(results) == 1
