@@ -353,8 +353,10 @@ def test_garbage_database_urls_are_one_line(runner: CliRunner, database: str) ->
 
 
 def test_audit_and_explain_show_what_capabilities_mean(runner: CliRunner, url: str) -> None:
-    table = ok(run(runner, url, "audit", "--engine", "openai", "--capability", "image_input"))
+    args = ("audit", "--engine", "openai", "--capability", "image_input")
+    table = ok(run(runner, url, *args, "--legend"))
     assert "capabilities:\n  image_input" in table and "reads images" in table
+    assert "capabilities:" not in ok(run(runner, url, *args))  # into a pipe: rows only
     rows = as_json(run(runner, url, "audit", "--engine", "openai", "--format", "json"))
     assert all(r["description"] for r in rows)
     text = ok(run(runner, url, "resolve", "openai", "gpt-4o", "--explain"))
