@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 __all__ = [
     "FORMATS",
+    "FORMULA_START",
     "KEY_COLUMNS",
     "PROSE_COLUMNS",
     "Table",
@@ -92,7 +93,7 @@ PROSE_COLUMNS = frozenset(
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _JSON_UNESCAPED = re.compile("[\x7f-\x9f]")
 #: What makes a spreadsheet read a CSV cell as a formula (OWASP's list).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _caret(match: re.Match[str]) -> str:
@@ -123,7 +124,7 @@ def csv_cell(value: object, *, raw: bool = False) -> str:
     text = _cell(value)
     if raw:
         return text
-    return "'" + shown(text) if text.startswith(_FORMULA_START) else shown(text)
+    return "'" + shown(text) if text.startswith(FORMULA_START) else shown(text)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

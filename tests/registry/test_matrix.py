@@ -20,12 +20,14 @@ import observe_helpers
 import pytest
 from cli_helpers import failed, ok, ops_runner, run
 from toolwire.registry import Registry, evidence
-from toolwire.registry.matrix import LEGEND, STATES, Matrix, build, render_html, shown_url
+from toolwire.registry.matrix import LEGEND, MARKS, STATES, Matrix, build, render_html, shown_url
 
 CHROMIUM = Path(os.environ.get("TOOLWIRE_CHROMIUM", "/usr/bin/chromium"))
 #: A model id and an evidence text that run script if anything parses them as HTML.
 HOSTILE_MODEL = "<img/src=x/onerror=window.__pwned=1>"
 HOSTILE_EVIDENCE = '<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3">'
+#: A model id a spreadsheet would run as a formula.
+FORMULA_MODEL = "=cmd|'/C-calc'!A0"
 
 
 def observe(registry: Registry, model: str, scenario: str, outcome: str) -> None:
@@ -66,6 +68,15 @@ def sample(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Registry]
             status="inferred",
             evidence=HOSTILE_EVIDENCE,
             source="</script><script>window.__pwned=4</script>",
+            recorded_by="ops",
+        )
+        registry.set_claim(
+            "anthropic",
+            "tool_result_pdf",
+            False,
+            model=FORMULA_MODEL,
+            status="inferred",
+            evidence="a test",
             recorded_by="ops",
         )
         yield registry
@@ -163,7 +174,9 @@ def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_pat
     assert result.stderr == f"wrote {out}: 1 engine, {models} models\n"
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     piped = ok(run(runner, sample.url, "matrix", "--capability", "image_input"))
-    assert piped.startswith("<!DOCTYPE html>") and '<th scope="col">image_input</th>' in piped
+    assert piped.startswith("<!DOCTYPE html>")
+    assert '<button type="button">image_input</button></th>' in piped
+    assert '<button type="button">tool_result_pdf</button>' not in piped
     failed(
         run(runner, sample.url, "matrix", "--engine", "anthropik"),
         "unknown engine 'anthropik'; did you mean 'anthropic'",
@@ -252,21 +265,37 @@ def test_the_page_shows_the_legend_colours_and_tooltips(
 ) -> None:
     matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
     view = Page(chromium, path)
-    legend = view.page.locator("#legend li").all_text_contents()
-    assert [text.split(":")[0].strip() for text in legend] == list(LEGEND)
-    assert set(LEGEND) - {"unobserved"} == set(STATES)
-    header = view.page.locator("header").text_content() or ""
-    assert f"registry {sample.url}, revision {matrix.revision}" in " ".join(header.split())
+    legend = view.page.locator("#legend li b").all_text_contents()
+    assert legend == list(LEGEND)
+    assert set(LEGEND) - {"unobserved"} == set(STATES) and set(MARKS) == set(LEGEND)
+    header = " ".join((view.page.locator("header").text_content() or "").split())
+    assert f"registry {sample.url}, revision {matrix.revision}" in header
     assert matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC") in header
+    assert "a claim a claim" not in header.lower() and "A claim past its evidence policy" in header
+    # the colour says the value; the state is a small mark, conflict and stale framed
     conflict = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_images")
-    assert conflict.text_content() == "on"
-    shown = conflict.evaluate("c => getComputedStyle(c).backgroundColor")
-    swatch = view.page.locator("#legend .swatch.state-conflict")
-    assert shown == swatch.evaluate("s => getComputedStyle(s).backgroundColor")
-    assert shown == "rgb(255, 148, 146)"
+    assert conflict.text_content() == "on" + MARKS["conflict"]
+    on_colour = "rgb(172, 238, 187)"
+    assert _style(conflict, "backgroundColor") == on_colour
+    assert "rgb(207, 34, 46)" in _style(conflict, "boxShadow")  # the red frame
+    assert _style(view.page.locator("#values .v-on"), "backgroundColor") == on_colour
     documented = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_pdf")
-    assert documented.evaluate("c => getComputedStyle(c).backgroundColor") == "rgb(207, 226, 255)"
-    assert documented.evaluate("c => getComputedStyle(c).outlineStyle") == "dashed"  # unobserved
+    assert documented.text_content() == "on" + MARKS["documented"] + MARKS["unobserved"]
+    assert _style(documented, "backgroundColor") == on_colour
+    assert (
+        _style(documented, "outlineStyle") == "none" and _style(documented, "boxShadow") == "none"
+    )
+    off = view.cell("anthropic", FORMULA_MODEL, "tool_result_pdf")
+    assert off.text_content() == "off" + MARKS["inferred"]
+    none = view.cell("anthropic", "claude-sonnet-4-5", "hoist_media")
+    assert none.text_content() == "\u2013" and none.get_attribute("data-value") == "none"
+    colours = {_style(c, "backgroundColor") for c in (conflict, off, none)}
+    assert len(colours) == 3  # on, off and no claim each their own
+    stale = view.cell("anthropic", "claude-old-9", "source_blocks")
+    assert stale.get_attribute("data-state") == "stale" and "stale" in (
+        stale.get_attribute("class") or ""
+    )
+    assert _style(stale, "boxShadow") != "none"
     tip = conflict.get_attribute("title") or ""
     claim = next(
         c
@@ -285,7 +314,14 @@ def test_the_page_shows_the_legend_colours_and_tooltips(
         "(anthropic wire, http://127.0.0.1:9)",
     ]
     conflict.hover()  # the tooltip is the title: chromium shows it natively
+    engines = view.page.locator("#rows td.engine")
+    heights = set(engines.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)"))
+    assert len(heights) == 1  # no engine name wraps
     assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def _style(locator: Any, name: str) -> str:
+    return str(locator.evaluate(f"c => getComputedStyle(c).{name}"))
 
 
 def _observations(registry: Registry) -> Any:
