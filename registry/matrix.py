@@ -462,7 +462,7 @@ td.model button { font: inherit; background: none; border: 0; padding: 0; cursor
   color: #0969da; text-align: left; max-width: 22em; overflow: hidden;
   text-overflow: ellipsis; vertical-align: bottom; }
 td.wire { color: #57606a; }
-tr.engine td { background: #f6f8fa; }
+tr.engine td:not(.cell) { background: #f6f8fa; }
 tr.engine td.engine, tr.engine td.model button { font-weight: 600; }
 tr.rule td.model button { color: #57606a; font-style: italic; }
 tr.rule td.engine, tr.row.model td.engine { color: #8c959f; }
