@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
-from ._output import FORMULA_START, plural
+from ._output import FORMULA_START, plural, safe_json
 from .evidence import evidence_policy
 from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
 from .records import Claim
@@ -360,7 +360,8 @@ def _payload(matrix: Matrix) -> dict[str, Any]:
 
 def _script_json(data: object) -> str:
     """Return ``data`` as JSON that cannot end the ``<script>`` element holding it."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # safe_json: no raw C1 control either, should the page be printed on a terminal
+    text = safe_json(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         text = text.replace(char, escape)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

@@ -165,6 +165,16 @@ def test_the_page_is_self_contained_and_escapes_everything(sample: Registry) -> 
     assert "Content-Security-Policy" in page and "default-src 'none'" in page.replace("&#x27;", "'")
 
 
+def test_the_page_holds_no_raw_control_character(sample: Registry) -> None:
+    evidence = "read \x1b]52;c;aGk=\x07 then \x9b2J"
+    sample.set_claim("openai", "image_input", True, model="gpt-x", status="inferred",
+                     evidence=evidence, recorded_by="ops")  # fmt: skip
+    page = render_html(build(sample, engines=["openai"]))
+    assert not any(raw in page for raw in ("\x1b", "\x07", "\x9b"))  # safe on a terminal too
+    data = page.split('id="matrix-data">')[1].split("</script>")[0]
+    assert any(d["evidence"] == evidence for d in json.loads(data)["details"])  # exact
+
+
 def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_path: Path) -> None:
     runner = ops_runner()
     out = tmp_path / "matrix.html"
