@@ -66,6 +66,16 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         registry.add_rule(
             "anthropic", "claude-hostile-9", regex=False, note=HOSTILE, created_by="ops"
         )
+        registry.add_engine(
+            "hostile-engine",
+            provider=HOSTILE,
+            family="x",
+            default_wire="openai",
+            kind="gateway",
+            note=HOSTILE,
+            created_by="ops",
+        )
+        registry.add_capability("hostile_words", description=HOSTILE, created_by="ops")
         observe_helpers.observe(
             registry,
             engine="anthropic",
@@ -78,7 +88,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield location
 
 
-#: Every command that prints a stored text, as the arguments after the database URL.
+#: Every command that prints a stored text, as the arguments after the database URL
+#: (conflicts and stale claims list none of the hostile texts: they are checked for
+#: raw bytes only).
 COMMANDS = [
     ("audit",),
     ("audit", "--engine", "anthropic", "--capability", "image_input"),
@@ -90,7 +102,15 @@ COMMANDS = [
     ("model", "list", "--engine", "anthropic"),
     ("rule", "list", "anthropic"),
     ("observation", "list", "anthropic"),
-]
+    ("engine", "list"),
+    ("capability", "list"),
+    ("capability", "show", "hostile_words"),
+    ("claim", "set", "anthropic", "image_input", "true", "--model", MODEL, "--status",
+     "documented", "--evidence", HOSTILE),
+    ("resolve", "anthropic", MODEL, "--explain"),
+    ("audit", "--stale", "--engine", "anthropic"),
+    ("audit", "--stale-days", "0", "--engine", "anthropic"),
+]  # fmt: skip
 
 
 def _clean(text: str) -> None:
@@ -151,7 +171,7 @@ def test_render_fits_a_table_and_says_nothing_is_lost_elsewhere() -> None:
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a))
 def test_no_command_prints_a_raw_control_character(url: str, args: tuple[str, ...]) -> None:
     runner = ops_runner()
-    hostile = "--conflicts" not in args  # the others all show a hostile text
+    hostile = not ({"--conflicts", "--stale", "--stale-days"} & set(args))
     table = ok(run(runner, url, *args))
     _clean(table)
     assert not hostile or "^[]52;c;aGVsbG8=^G" in table or "^[]0;owned^G" in table
@@ -161,6 +181,8 @@ def test_no_command_prints_a_raw_control_character(url: str, args: tuple[str, ..
     _clean(as_json)
     exact = any(HOSTILE in text for text in _strings(json.loads(as_json)))
     assert exact == hostile  # JSON keeps the exact value, escaped
+    if "csv" not in _help(runner, url, args):
+        return
     # engine show's CSV is the engine alone (its rules show in the table and JSON)
     hostile = hostile and args[:2] != ("engine", "show")
     as_csv = ok(run(runner, url, *args, "--format", "csv"))
