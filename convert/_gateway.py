@@ -7,7 +7,7 @@ from typing import Any
 
 from ._api import format_tool_results
 from ._result import ToolResult
-from .errors import InvalidBlock, InvalidOption, UnknownWire
+from .errors import InvalidBlock, InvalidId, InvalidOption, UnknownWire
 from .wires import TABLE
 
 __all__ = ["convert_tool_results"]
@@ -57,7 +57,8 @@ def convert_tool_results(
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
         raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
-    if source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule")):
+    kept = source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule"))
+    if kept:
         unknown.pop("ids", None)  # ids go back to the provider that minted them as they are
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
@@ -67,15 +68,31 @@ def convert_tool_results(
             results.append(ToolResult._from_block(source_wire, block, "", "", names))
         except InvalidBlock as exc:
             raise InvalidBlock(f"blocks[{index}]: {exc}") from None
-    return format_tool_results(
-        target_wire,
-        results,
-        image_input=image_input,
-        native_pdf=native_pdf,
-        source_blocks=source_blocks,
-        response_tag=response_tag,
-        **unknown,
-    )
+    try:
+        return format_tool_results(
+            target_wire,
+            results,
+            image_input=image_input,
+            native_pdf=native_pdf,
+            source_blocks=source_blocks,
+            response_tag=response_tag,
+            **unknown,
+        )
+    except InvalidId as exc:
+        if not kept or "; pass ids=IdMap()" not in str(exc):
+            raise
+        # the advice to pass ids=IdMap() does not hold here: say why the ids are kept
+        head = str(exc).split("; pass ids=IdMap()", 1)[0]
+        raise InvalidId(
+            f"{head}; from the {target_wire} wire to itself ids and names go back to the"
+            " provider that minted them unchanged, so ids=IdMap() leaves them alone: give"
+            " id_rule= the rule of the provider behind the route (such as 'mistral' on"
+            " openai) to map them, or fix the block at its source",
+            wire=exc.wire,
+            value=exc.value,
+            rule=exc.rule,
+            kind=exc.kind,
+        ) from None
 
 
 def _other_rule(wire: str, id_rule: object) -> bool:

@@ -183,7 +183,10 @@ class IdMap:
         if not original:
             raise InvalidId(
                 f"an empty {_what(kind)} cannot be mapped: nothing pairs the result with its"
-                " call (give the tool call an id, and the result the same one)",
+                " call (give the tool call an id, and the result the same one)"
+                if kind == "id"
+                else "an empty tool name cannot be mapped: the block carries none; pass"
+                " names={call id: tool name} to name each result's tool",
                 wire=str(target),
                 rule=found.rule.name,
                 kind=kind,
