@@ -372,6 +372,8 @@ class Removals(WriterBase):
         for name in ("provider", "family"):
             if name in values:
                 required(values[name], name, 256 if name == "provider" else 32)
+        if values.get("base_url") is not None:
+            check.base_url(values["base_url"])
         if values.get("response_tag") is not None:
             checked_tag(values["response_tag"])
         if values.get("id_rule") is not None:

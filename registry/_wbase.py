@@ -327,7 +327,7 @@ def engine_values(
         "family": required(family, "family", 32),
         "default_wire": check.wire(default_wire),
         "kind": check.engine_kind(kind),
-        "base_url": None if base_url is None else required(base_url, "base_url", 512),
+        "base_url": None if base_url is None else check.base_url(base_url),
         "response_tag": checked_tag(response_tag),
         "id_rule": checked_id_rule(id_rule),
         "note": check.text(note, "note"),
