@@ -215,7 +215,10 @@ def base_url(value: object) -> str:
     text(value, "base_url")
     if _BAD_IN_ID.search(value):
         raise InvalidInput("invalid base_url: whitespace and control characters are not allowed")
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError as error:  # a bracketed host that is not an IPv6 address
+        raise InvalidInput(f"invalid base_url: {error}") from None
     if parts.scheme not in ("http", "https"):
         raise InvalidInput(f"invalid base_url {_shown(value)!r}: must be http:// or https://")
     if "@" in parts.netloc:
@@ -246,7 +249,7 @@ def _secret(name: str) -> bool:
 
 def _shown(value: str) -> str:
     """Return a URL cut to its scheme, host and path (never a query, where keys hide)."""
-    parts = urlsplit(value)
+    parts = urlsplit(value)  # (base_url split it once already)
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"[:120]
 
 

@@ -70,6 +70,8 @@ def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -
     report = import_document(obj.registry(), data, source=file.name, by=who(actor), dry_run=dry_run)
     for change in report.changes:
         echo(str(change))
+    for warning in report.warnings:
+        echo(f"warning: {warning}", err=True)
     verb = "would change" if dry_run else "changed"
     echo(f"{file.name}: {verb} {plural(len(report.changes), 'entry', 'entries')}", err=True)
 
