@@ -36,10 +36,10 @@ def aws_signer(base_url: str) -> Signer | None:
     :raises InvalidInput: when credentials are found but no region.
     """
     try:
-        import botocore.session
-        from botocore.auth import SigV4Auth
-        from botocore.awsrequest import AWSRequest
-        from botocore.exceptions import BotoCoreError
+        import botocore.session  # type: ignore[import-untyped]
+        from botocore.auth import SigV4Auth  # type: ignore[import-untyped]
+        from botocore.awsrequest import AWSRequest  # type: ignore[import-untyped]
+        from botocore.exceptions import BotoCoreError  # type: ignore[import-untyped]
     except ImportError:
         raise ProbeUnavailable(
             f"signing Bedrock requests needs botocore, in the bedrock extra: "
