@@ -73,7 +73,8 @@ class DriftWatch:
         )
         if flips and self.fail_on_flip:
             echo(
-                f"Error: {plural(len(flips), 'observation')} contradict the registry "
+                f"Error: {plural(len(flips), 'observation')} "
+                f"{'contradicts' if len(flips) == 1 else 'contradict'} the registry "
                 f"(--fail-on-flip): "
                 + ", ".join(f"{e.model} {e.capability} {e.outcome}" for e in flips[:5])
                 + (" ..." if len(flips) > 5 else ""),

@@ -99,7 +99,7 @@ def test_fail_on_flip_exits_1_with_the_flips_named(
     )
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1] == (
-        f"Error: 1 observation contradict the registry (--fail-on-flip): "
+        f"Error: 1 observation contradicts the registry (--fail-on-flip): "
         f"{model} source_blocks ignored"
     )
     assert report_of(report)["flips"] == 1
@@ -166,7 +166,7 @@ def test_all_models_report_and_errors_are_no_flips(
         "m-crasher": (False, "error", False),  # an error says nothing about the flag
     }
     assert data["flips"] == 1
-    assert "Error: 1 observation contradict the registry (--fail-on-flip): m-reader" in (
+    assert "Error: 1 observation contradicts the registry (--fail-on-flip): m-reader" in (
         result.stderr
     )
 
