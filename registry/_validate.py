@@ -228,6 +228,10 @@ def base_url(value: object) -> str:
         )
     if not parts.hostname:
         raise InvalidInput(f"invalid base_url {_shown(value)!r}: no host")
+    if not parts.hostname.isascii():
+        raise InvalidInput(
+            f"invalid base_url {_shown(value)!r}: the host must be ASCII (its xn-- form)"
+        )
     try:
         parts.port  # noqa: B018  (urlsplit checks the port when it is read)
     except ValueError:

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from .._output import as_row, plural, render
 from ..vocab import OBSERVATION_SCENARIOS
 from ._common import echo, echo_json, emit
@@ -30,6 +32,12 @@ class DriftWatch:
         self.report_file = report_file
         self.fail_on_flip = fail_on_flip
         self.wanted = report_file is not None or fail_on_flip
+        if report_file is not None and not Path(report_file).absolute().parent.is_dir():
+            # checked before any request is sent, not after the run
+            raise click.BadParameter(
+                f"no directory {str(Path(report_file).absolute().parent)!r}",
+                param_hint="--report",
+            )
         self._before: dict[Any, Any] = {}
 
     def before(self, models: Sequence[str]) -> None:

@@ -46,7 +46,7 @@ def shipped_host(engine: str) -> str | None:
 
 def is_loopback(host: str) -> bool:
     """Return whether ``host`` names this machine (localhost, 127.0.0.0/8, ::1)."""
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":  # (not *.localhost: a resolver may send those elsewhere)
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -62,7 +62,7 @@ def check_endpoint(engine: str, base_url: str, allow_endpoints: Sequence[str] = 
     """
     parts = urlsplit(base_url)
     host = (parts.hostname or "").lower()
-    if is_loopback(host) or host in {h.lower() for h in allow_endpoints}:
+    if is_loopback(host) or host in {_host(h) for h in allow_endpoints}:
         return
     hint = f"give --allow-endpoint {host} if that host is meant"
     if parts.scheme != "https":
@@ -76,6 +76,16 @@ def check_endpoint(engine: str, base_url: str, allow_endpoints: Sequence[str] = 
         return
     where = f"engine {engine} ships with {shipped}" if shipped else f"{engine} is not shipped"
     raise EndpointRefused(f"refusing to send the key to {host}: {where}; {hint}")
+
+
+def _host(given: str) -> str:
+    """Return the host of an ``--allow-endpoint`` value: a host, ``host:port`` or a URL."""
+    given = given.strip().lower()
+    if "://" in given:
+        return check.url_host(given) or ""
+    if given.startswith("["):  # [::1] or [::1]:8080
+        return given[1:].partition("]")[0]
+    return given.rpartition(":")[0] if given.count(":") == 1 else given
 
 
 def join_url(base_url: str, path: str) -> str:

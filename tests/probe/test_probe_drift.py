@@ -177,10 +177,11 @@ def test_no_report_without_asking(sqlite_url: str, anthropic: ProviderServer) ->
     assert result.stderr == ""
 
 
-def test_an_unwritable_report_is_one_line(
+def test_a_report_in_a_missing_directory_is_refused_before_sending(
     sqlite_url: str, anthropic: ProviderServer, tmp_path: Path
 ) -> None:
     target = tmp_path / "missing" / "drift.json"
+    sent = len(anthropic.requests)
     result = probe(
         sqlite_url,
         anthropic,
@@ -188,5 +189,8 @@ def test_an_unwritable_report_is_one_line(
         "m-ignorer",
         *("--scenario", "source_blocks", "--report", str(target)),
     )
-    assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1].startswith("Error: No such file or directory")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for --report: no directory {str(target.parent)!r}"
+    )
+    assert len(anthropic.requests) == sent

@@ -49,6 +49,7 @@ def run(url: str, *args: str, **env: str | None) -> Result:
         ("http://[::1/v1", "invalid base_url"),
         ("ftp://api.example.com", "must be http:// or https://"),
         ("https:///v1", "no host"),
+        ("https://exämple.com/v1", "the host must be ASCII"),
     ],
 )
 def test_base_url_refuses_credentials_and_nonsense(value: str, message: str) -> None:
@@ -219,6 +220,8 @@ def test_keys_do_not_go_elsewhere(engine: str, base: str, message: str) -> None:
     assert message in str(raised.value)
     host = base.split("//")[1].split("/")[0]
     check_endpoint(engine, base, [host.upper()])  # --allow-endpoint HOST lets it through
+    check_endpoint(engine, base, [f"{host}:443"])  # host:port names the host too
+    check_endpoint(engine, base, [base])  # and so does a URL
 
 
 def test_shipped_hosts_and_loopback() -> None:
@@ -227,6 +230,7 @@ def test_shipped_hosts_and_loopback() -> None:
     assert shipped_host("nowhere") is None
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("10.0.0.1") and not is_loopback("localhost.evil.invalid")
+    assert not is_loopback("evil.localhost")
 
 
 def test_join_url_keeps_the_query_after_the_path() -> None:
