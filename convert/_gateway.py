@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._api import format_tool_results
-from ._result import ToolResult, _as_mapping
-from .errors import InvalidBlock, InvalidOption, InvalidToolResult, UnknownWire
+from ._result import ToolResult
+from .errors import InvalidBlock, InvalidOption, UnknownWire
 from .wires import TABLE
 
-__all__ = ["convert_tool_results", "read_block"]
+__all__ = ["convert_tool_results"]
 
 
 def convert_tool_results(
@@ -64,7 +64,7 @@ def convert_tool_results(
     results = []
     for index, block in enumerate(blocks):
         try:
-            results.append(read_block(ToolResult, source_wire, block, "", "", names))
+            results.append(ToolResult._from_block(source_wire, block, "", "", names))
         except InvalidBlock as exc:
             raise InvalidBlock(f"blocks[{index}]: {exc}") from None
     return format_tool_results(
@@ -84,41 +84,3 @@ def _other_rule(wire: str, id_rule: object) -> bool:
     were not minted there and may need the map."""
     own = TABLE[wire].id_rule
     return id_rule is not None and (own is None or id_rule != own.name)
-
-
-def read_block(
-    cls: type[ToolResult],
-    wire: object,
-    block: object,
-    name: str,
-    id_: str,
-    names: Mapping[str, str] | None,
-) -> ToolResult:
-    """Return ``cls`` built from ``block`` by the reader ``wire`` declares (``from_wire``).
-
-    ``name`` and ``id_`` fill in what the block lacks; then ``names`` (call id -> tool
-    name), if given. Built through the public constructor only.
-    """
-    spec = TABLE.get(wire) if isinstance(wire, str) else None
-    if spec is None:
-        raise UnknownWire(wire, TABLE)
-    if spec.read is None:
-        raise InvalidBlock(f"blocks of the {wire} wire cannot be read")
-    if not isinstance(name, str) or not isinstance(id_, str):
-        raise InvalidToolResult("name and id must be strings")
-    if not isinstance(block, (str, Mapping)):
-        block = _as_mapping(block) or block  # an SDK object (pydantic model)
-    fields = spec.read(block)
-    call_id = fields.id or id_
-    if not (name := fields.name or name) and names:
-        name = names.get(call_id, "")  # convert_tool_results checked the strings
-    try:
-        return cls(
-            name=name,
-            id=call_id,
-            content=fields.content,
-            is_error=fields.is_error,
-            structured_content=fields.structured_content,
-        )
-    except InvalidToolResult as exc:  # e.g. a response holding a value JSON has no form for
-        raise InvalidBlock(f"{wire} block: {exc}") from None

@@ -44,12 +44,12 @@ from typing import Any, NamedTuple
 
 from ._output import plural
 from .evidence import evidence_policy
-from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
+from .observations import Observation, list_observations
 from .records import Claim
 from .resolver import FLAGS, Resolution, Resolver
 from .store import Registry
 from .tables import utcnow
-from .vocab import EVIDENCE_STATUSES
+from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_days
 
 __all__ = [
     "LEGEND",
@@ -177,8 +177,8 @@ def build(
     for name in columns:
         if name not in FLAGS:
             raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
-    if stale_days is not None and (type(stale_days) is not int or not 0 <= stale_days <= 36500):
-        raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
+    if stale_days is not None:
+        check_days(stale_days, "stale_days")
     revision = registry.revision()
     cutoff = None
     if stale_days is not None:

@@ -6,6 +6,8 @@ Shared by the registry and probe CLI tests (``tests/`` is on the import path: it
 
 from __future__ import annotations
 
+import shlex
+
 from click.testing import CliRunner, Result
 from toolwire.registry.cli import main
 
@@ -18,6 +20,11 @@ def ops_runner(**env: str | None) -> CliRunner:
 def run(runner: CliRunner, url: str, *args: str, input: str | None = None) -> Result:
     """Run ``toolwire --database-url URL ARGS`` and return the result."""
     return runner.invoke(main, ["--database-url", url, *args], input=input)
+
+
+def cli(runner: CliRunner, url: str, command: str, input: str | None = None) -> Result:
+    """Run ``toolwire --database-url URL COMMAND``, COMMAND written as in a shell."""
+    return run(runner, url, *shlex.split(command), input=input)
 
 
 def ok(result: Result) -> str:

@@ -2,7 +2,8 @@
 
 ``database_url`` is an empty database and ``registry`` a migrated, seeded
 ``Registry``, each parametrized over ``sqlite`` (a temp file) and ``postgresql`` (a
-throwaway PostgreSQL server started once per session, one fresh database per test).
+throwaway PostgreSQL server started once per session — under ``pytest -n``, once per
+worker, so workers never share a database — one fresh database per test).
 Seeded databases are copied from a per-session template, so each test starts from the
 same state in milliseconds.
 
@@ -67,23 +68,34 @@ class PostgresServer:
             "--no-sync",
             "--no-instructions",
         )
-        options = (
-            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        )
-        self._run(
-            PG_BIN / "pg_ctl",
-            "-D",
-            self.data,
-            "-l",
-            self.root / "server.log",
-            "-o",
-            options,
-            "-w",
-            "-t",
-            "60",
-            "start",
-        )
+        # Test workers start their servers side by side: a port taken between choosing
+        # it and binding it is chosen again.
+        for attempt in range(3):
+            options = (
+                f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                # copies of the template by file, without WAL: a fraction of the time
+                "-c wal_level=minimal -c max_wal_senders=0"
+            )
+            try:
+                self._run(
+                    PG_BIN / "pg_ctl",
+                    "-D",
+                    self.data,
+                    "-l",
+                    self.root / "server.log",
+                    "-o",
+                    options,
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                )
+                return
+            except RuntimeError:
+                if attempt == 2 or "already in use" not in _log_tail(self.root):
+                    raise
+                self.port = _free_port()
 
     def stop(self) -> None:
         """Stop the server and remove its files."""
@@ -133,12 +145,16 @@ class PostgresServer:
         command = [*self._as_user, *map(str, argv)]
         done = subprocess.run(command, capture_output=True, text=True, cwd=self.root, check=False)
         if done.returncode != 0:
-            log = self.root / "server.log"
-            tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
+            tail = _log_tail(self.root)
             raise RuntimeError(
                 f"{Path(str(argv[0])).name} failed ({done.returncode}): "
                 f"{(done.stderr or done.stdout).strip()[-800:]} {tail}".strip()
             )
+
+
+def _log_tail(root: Path) -> str:
+    log = root / "server.log"
+    return log.read_text(errors="replace")[-800:] if log.exists() else ""
 
 
 def _free_port() -> int:
@@ -184,18 +200,25 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 class PreparedCopies:
-    """Copies of the PostgreSQL template made ahead by a thread, so tests never wait on one.
+    """Copies of the PostgreSQL template made ahead by threads, so tests rarely wait on one.
 
-    CREATE DATABASE ... TEMPLATE takes ~0.1 s; the server does it while tests run.
+    CREATE DATABASE ... TEMPLATE takes a tenth of a second or more; the server makes
+    copies on two connections while tests run, and drops the used ones on a third.
     """
 
-    def __init__(self, server: PostgresServer, template: str, depth: int = 4) -> None:
+    def __init__(self, server: PostgresServer, template: str, depth: int = 6) -> None:
         self._server = server
         self._template = template
         self._ready: queue.Queue[str | BaseException] = queue.Queue(maxsize=depth)
+        self._used: queue.Queue[str] = queue.Queue()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._fill, name="pg-copies", daemon=True)
-        self._thread.start()
+        self._threads = [
+            threading.Thread(target=self._fill, name=f"pg-copies-{n}", daemon=True)
+            for n in range(2)
+        ]
+        self._threads.append(threading.Thread(target=self._drop, name="pg-drops", daemon=True))
+        for thread in self._threads:
+            thread.start()
         server.before_stop.append(self.close)
 
     def take(self) -> str:
@@ -205,19 +228,26 @@ class PreparedCopies:
             raise RuntimeError(f"could not copy the template database: {item}") from item
         return item
 
+    def give_back(self, name: str) -> None:
+        """Drop a used copy in the background (the server's removal drops what is left)."""
+        self._used.put(name)
+
     def close(self) -> None:
-        """Stop making copies (the server's removal drops the unused ones)."""
+        """Stop making and dropping copies (the server's removal drops the rest)."""
         self._stop.set()
         while not self._ready.empty():
             self._ready.get_nowait()
-        self._thread.join(timeout=30)
+        for thread in self._threads:
+            thread.join(timeout=30)
 
     def _fill(self) -> None:
         while not self._stop.is_set():
             name = f"toolwire_test_{next(_names)}"
             item: str | BaseException = name
             try:
-                self._server.execute(f"CREATE DATABASE {name} TEMPLATE {self._template}")
+                self._server.execute(
+                    f"CREATE DATABASE {name} TEMPLATE {self._template} STRATEGY FILE_COPY"
+                )
             except Exception as error:  # reported to the test that takes it
                 item = error
             while not self._stop.is_set():
@@ -228,6 +258,17 @@ class PreparedCopies:
                     continue
             if isinstance(item, BaseException):
                 return
+
+    def _drop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                name = self._used.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            try:
+                self._server.execute(f"DROP DATABASE {name} WITH (FORCE)")
+            except Exception:  # a copy left behind goes with the server's files
+                continue
 
 
 class SeededTemplates:
@@ -297,11 +338,12 @@ def _fresh(request: pytest.FixtureRequest, backend: str, tmp_path: Path, seeded:
         return f"sqlite:///{path}"
     server: PostgresServer = request.getfixturevalue("postgres_server")
     if seeded:
-        templates: SeededTemplates = request.getfixturevalue("seeded_templates")
-        name = templates.copies(request).take()
-    else:
-        name = f"toolwire_test_{next(_names)}"
-        server.execute(f"CREATE DATABASE {name}")
+        copies = request.getfixturevalue("seeded_templates").copies(request)
+        name = copies.take()
+        request.addfinalizer(lambda: copies.give_back(name))
+        return server.url(name)
+    name = f"toolwire_test_{next(_names)}"
+    server.execute(f"CREATE DATABASE {name}")
     request.addfinalizer(lambda: server.execute(f"DROP DATABASE {name} WITH (FORCE)"))
     return server.url(name)
 

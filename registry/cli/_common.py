@@ -294,6 +294,30 @@ class NameChoice(click.Choice):  # type: ignore[type-arg]
         raise unknown_name(self.kind, str(value), map(str, self.choices))
 
 
+class Days(click.IntRange):
+    """A whole number of days, refused by the registry's one check (``vocab.check_days``).
+
+    An ``IntRange`` over the same limit only so the help shows the range.
+    """
+
+    def __init__(self) -> None:
+        from ..vocab import POLICY_MAX_DAYS
+
+        super().__init__(min=0, max=POLICY_MAX_DAYS)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Return the number of days, or fail as bad usage naming the option."""
+        from ..errors import InvalidInput
+        from ..vocab import check_days
+
+        number = click.INT.convert(value, param, ctx)
+        what = param.opts[0] if param is not None and param.opts else "days"
+        try:
+            return check_days(number, what)
+        except InvalidInput as error:  # the check's own line, as bad usage (exit 2)
+            raise click.UsageError(str(error), ctx) from None
+
+
 def _completion_registry(ctx: click.Context) -> Registry | None:
     """Open the registry the command line names, for completion (None: there is none).
 

@@ -16,6 +16,7 @@ from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     CLAIM_COLUMNS,
     Context,
+    Days,
     NameChoice,
     check_filters,
     complete_capability,
@@ -61,7 +62,7 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(min=0, max=36500),
+    type=Days(),
     default=None,
     metavar="N",
     help="Only claims not checked in the last N days (or never): a model's claim counts "

@@ -10,6 +10,7 @@ from .._output import plural
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     Context,
+    Days,
     NameChoice,
     check_known,
     complete_capability,
@@ -49,7 +50,7 @@ from ._common import (
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(min=0, max=36500),
+    type=Days(),
     default=None,
     metavar="N",
     help="Show a claim last checked more than N days ago as stale, instead of judging "

@@ -7,7 +7,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import REASONS, WIRES, IdMap, InvalidId, ToolResult, ToolwireError
+from toolwire.convert import (
+    ID_RULES,
+    NAMED_WIRES,
+    REASONS,
+    WIRES,
+    IdMap,
+    InvalidId,
+    ToolResult,
+    ToolwireError,
+)
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
@@ -115,9 +124,6 @@ EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
     _observations,
 ]
 
-#: Wires whose tool-result blocks name the tool.
-_NAMED_WIRES = ("gemini", "ollama", "hermes")
-
 
 @click.command(name="format")
 @click.argument("engine", shell_complete=complete_engine)
@@ -180,7 +186,9 @@ def format_command(
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
-    FILE holds an MCP CallToolResult, or a list of them.
+    FILE holds an MCP CallToolResult, or a list of them. A bare CallToolResult
+    carries no call id: give one with --id, except for a wire with no id rule
+    (gemini, ollama, hermes), which sends the result without one.
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").
@@ -203,14 +211,15 @@ def format_command(
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     for index, result in enumerate(results):
         where = f"result {index}" if len(results) > 1 else "the result"
-        if not result.id:
+        # a wire with no id rule (gemini, ollama, hermes) pairs results without ids
+        if not result.id and ID_RULES.get(resolution.id_rule or resolution.wire) is not None:
             fix = (
                 "give one with --id"
                 if len(results) == 1
                 else 'give each entry its call id: {"id": CALL_ID, "name": NAME, "result": ...}'
             )
             raise click.ClickException(f"{where} has no id: {fix}")
-        if resolution.wire in _NAMED_WIRES and not result.name:
+        if resolution.wire in NAMED_WIRES and not result.name:
             raise click.ClickException(
                 f"{where} has no tool name, which the {resolution.wire} wire needs: "
                 "give one with --name"

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 import pytest
-from cli_helpers import failed, noted, ok, on_terminal, run
+from cli_helpers import cli, failed, noted, ok, on_terminal, run
 from click.testing import CliRunner
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
@@ -138,18 +138,11 @@ def test_db_current_upgrade_and_seed(runner: CliRunner, url: str) -> None:
 
 def test_db_seed_leaves_operator_claims_alone(runner: CliRunner, url: str) -> None:
     ok(
-        run(
+        cli(
             runner,
             url,
-            "claim",
-            "set",
-            "minimax-anthropic",
-            "tool_result_images",
-            "false",
-            "--status",
-            "live-verified",
-            "--evidence",
-            "images were ignored in a live call",
+            "claim set minimax-anthropic tool_result_images false --status live-verified "
+            "--evidence 'images were ignored in a live call'",
         )
     )
     out = ok(run(runner, url, "db", "seed"))
@@ -219,25 +212,11 @@ def test_engine_show_and_add(runner: CliRunner, url: str) -> None:
     assert "engine claims:" in table and "rules (the last matching rule wins):" in table
 
     added = ok(
-        run(
+        cli(
             runner,
             url,
-            "engine",
-            "add",
-            "lab",
-            "--provider",
-            "Lab vLLM",
-            "--family",
-            "openai",
-            "--wire",
-            "hermes",
-            "--kind",
-            "self-hosted",
-            "--base-url",
-            "http://lab:8000/v1",
-            "--response-tag",
-            "tool_output",
-            "--format",
+            "engine add lab --provider 'Lab vLLM' --family openai --wire hermes --kind "
+            "self-hosted --base-url http://lab:8000/v1 --response-tag tool_output --format "
             "json",
         )
     )
@@ -273,19 +252,7 @@ def test_model_add_list_show(runner: CliRunner, url: str) -> None:
 
 def test_rule_add_list_then_claim_set_by_reference(runner: CliRunner, url: str) -> None:
     added = json.loads(
-        ok(
-            run(
-                runner,
-                url,
-                "rule",
-                "add",
-                "anthropic",
-                "claude-lab-.*",
-                "--regex",
-                "--format",
-                "json",
-            )
-        )
+        ok(cli(runner, url, "rule add anthropic 'claude-lab-.*' --regex --format json"))
     )[0]
     position = added["position"]
     assert added["ref"].startswith("rule:") and added["ref"][5:].isdigit()
@@ -319,20 +286,11 @@ def test_rule_add_list_then_claim_set_by_reference(runner: CliRunner, url: str) 
     assert resolved["capabilities"]["image_input"] is False
     # the rule can be named by its pattern too
     ok(
-        run(
+        cli(
             runner,
             url,
-            "claim",
-            "set",
-            "anthropic",
-            "image_input",
-            "true",
-            "--rule",
-            "claude-lab-.*",
-            "--status",
-            "inferred",
-            "--evidence",
-            "a probe says vision",
+            "claim set anthropic image_input true --rule 'claude-lab-.*' --status inferred "
+            "--evidence 'a probe says vision'",
         )
     )
     resolved = json.loads(
@@ -346,40 +304,20 @@ def test_rule_add_list_then_claim_set_by_reference(runner: CliRunner, url: str) 
 
 def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     ok(
-        run(
+        cli(
             runner,
             url,
-            "claim",
-            "set",
-            "minimax-anthropic",
-            "tool_result_images",
-            "FALSE",
-            "--status",
-            "live-verified",
-            "--evidence",
-            "an image in a tool result was ignored",
-            "--source",
-            "live 2026-10-01",
-            "--verified-at",
-            "2026-10-01",
-            "--reason",
-            "live test",
-            "--by",
-            "alice",
+            "claim set minimax-anthropic tool_result_images FALSE --status live-verified "
+            "--evidence 'an image in a tool result was ignored' --source 'live 2026-10-01' "
+            "--verified-at 2026-10-01 --reason 'live test' --by alice",
         )
     )
     events = json.loads(
         ok(
-            run(
+            cli(
                 runner,
                 url,
-                "claim",
-                "history",
-                "minimax-anthropic",
-                "--capability",
-                "tool_result_images",
-                "--format",
-                "json",
+                "claim history minimax-anthropic --capability tool_result_images --format json",
             )
         )
     )
@@ -390,34 +328,19 @@ def test_claim_set_and_history(runner: CliRunner, url: str) -> None:
     assert all(e["capability"] == "tool_result_images" for e in events)
 
     noted(
-        run(
+        cli(
             runner,
             url,
-            "claim",
-            "set",
-            "minimax-anthropic",
-            "image_input",
-            "true",
-            "--model",
-            "MiniMax-M2.7-vision",
-            "--status",
-            "documented",
-            "--evidence",
-            "docs",
+            "claim set minimax-anthropic image_input true --model MiniMax-M2.7-vision "
+            "--status documented --evidence docs",
         )
     )
     (event,) = json.loads(
         ok(
-            run(
+            cli(
                 runner,
                 url,
-                "claim",
-                "history",
-                "minimax-anthropic",
-                "--model",
-                "MiniMax-M2.7-vision",
-                "--format",
-                "json",
+                "claim history minimax-anthropic --model MiniMax-M2.7-vision --format json",
             )
         )
     )
@@ -538,16 +461,10 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
     assert data["capabilities"]["tool_result_pdf"] is True
     traced = json.loads(
         ok(
-            run(
+            cli(
                 runner,
                 url,
-                "resolve",
-                "gemini",
-                "gemini-3.1-pro-preview",
-                "--format",
-                "json",
-                "--explain",
-                "--min-evidence",
+                "resolve gemini gemini-3.1-pro-preview --format json --explain --min-evidence "
                 "live-verified",
             )
         )

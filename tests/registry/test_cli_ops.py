@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from cli_helpers import failed, ok, on_terminal, run, said
+from cli_helpers import cli, failed, ok, on_terminal, run, said
 from click.testing import CliRunner, Result
 from test_cli import state
 from toolwire.registry import Registry
@@ -65,17 +65,10 @@ def test_claim_unset_falls_through_in_resolve(runner: CliRunner, url: str) -> No
         "model"
     )
     said(
-        run(
+        cli(
             runner,
             url,
-            "claim",
-            "unset",
-            "openai",
-            "image_input",
-            "--model",
-            "lab-9",
-            "--reason",
-            "recorded on the wrong model",
+            "claim unset openai image_input --model lab-9 --reason 'recorded on the wrong model'",
         ),
         "retracted the image_input claim (false, documented) on model lab-9 of openai",
     )
@@ -91,18 +84,7 @@ def test_claim_unset_falls_through_in_resolve(runner: CliRunner, url: str) -> No
         None,
     )
     failed(
-        run(
-            runner,
-            url,
-            "claim",
-            "unset",
-            "openai",
-            "image_input",
-            "--model",
-            "lab-9",
-            "--evidence",
-            "again",
-        ),
+        cli(runner, url, "claim unset openai image_input --model lab-9 --evidence again"),
         "no image_input claim",
     )
     # a second claim set on a recorded model says nothing on stderr
