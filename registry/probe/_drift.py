@@ -13,16 +13,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..observations import agrees
 from ..resolver import Resolver
 from ..store import Registry
-from ..vocab import OBSERVATION_SCENARIOS
+from ..vocab import EVIDENCE_OUTCOMES, OBSERVATION_SCENARIOS, agrees
 from ._runner import ProbeResult
 
 __all__ = ["Drift", "DriftEntry", "State", "drift", "flag_states"]
-
-#: The outcomes that say something about the capability.
-_INFORMATIVE = frozenset({"read", "ignored", "rejected"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +128,7 @@ def drift(
     for model, result in results:
         key = (model, result.scenario)
         old, new = before[key], after[key]
-        flip = result.outcome in _INFORMATIVE and not agrees(old.value, result.outcome)
+        flip = result.outcome in EVIDENCE_OUTCOMES and not agrees(old.value, result.outcome)
         entries.append(
             DriftEntry(
                 model,

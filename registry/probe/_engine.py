@@ -12,8 +12,7 @@ from ..observations import latest_observations
 from ..resolver import Resolver
 from ..store import Registry
 from ..vocab import OBSERVATION_SCENARIOS
-from ._limits import MAX_REPLY
-from ._runner import Budget, ProbeResult, Target, _http, prepare, send_scenario
+from ._runner import Budget, ProbeResult, Target, _http, prepare, reply_cap, send_scenario
 
 __all__ = ["EngineProbeReport", "probe_engine", "stale_models"]
 
@@ -94,7 +93,8 @@ def probe_engine(
     total, model, result)`` is called as each one ends (from the worker threads).
 
     :raises UnknownEngine: for an engine the registry does not know.
-    :raises InvalidInput: for a bad ``jobs``, ``max_requests``, scenario, base URL or key.
+    :raises InvalidInput: for a bad ``jobs``, ``max_requests``, ``max_reply``, scenario,
+        base URL or key.
     :raises EndpointRefused: when the endpoint rules keep the credentials from the host.
     :raises ProbeUnavailable: when httpcore or Pillow (or, to sign, botocore) is missing.
     """
@@ -105,6 +105,7 @@ def probe_engine(
     if max_requests is not None and (type(max_requests) is not int or max_requests < 1):
         raise InvalidInput(f"invalid max_requests {max_requests!r}: a positive integer")
     http = _http()
+    cap = reply_cap(max_reply)
     models = (
         stale_models(registry, engine) if stale else [m.model_id for m in registry.models(engine)]
     )
@@ -148,7 +149,7 @@ def probe_engine(
 
     lock = threading.Lock()
     with (
-        http.Client(connections=jobs, max_reply=max_reply or MAX_REPLY) as client,
+        http.Client(connections=jobs, max_reply=cap) as client,
         ThreadPoolExecutor(max_workers=jobs) as pool,
     ):
         outcomes = list(pool.map(run, work))

@@ -52,6 +52,7 @@ __all__ = [
     "prepare",
     "probe",
     "redact",
+    "reply_cap",
     "retry_after",
     "send_scenario",
 ]
@@ -262,11 +263,13 @@ def probe(
     :raises UnknownEngine: for an engine the registry does not know.
     :raises InvalidInput: for an unknown scenario, one the wire has no native form for,
         an invalid challenge, more scenarios than ``max_requests``, no or a bad base
-        URL, a key that cannot go in a header, or no AWS credentials for ``sigv4``.
+        URL, a key that cannot go in a header, a bad ``max_reply``, or no AWS
+        credentials for ``sigv4``.
     :raises EndpointRefused: when the endpoint rules keep the credentials from the host.
     :raises ProbeUnavailable: when httpcore or Pillow (or, to sign, botocore) is missing.
     """
     http = _http()
+    cap = reply_cap(max_reply)
     target = prepare(
         registry,
         engine,
@@ -287,7 +290,7 @@ def probe(
         )
     budget = Budget(max_requests)
     results = []
-    with http.Client(max_reply=max_reply or MAX_REPLY) as client:
+    with http.Client(max_reply=cap) as client:
         for scenario in target.scenarios:
             result = send_scenario(
                 client, registry, target, scenario, recorded_by, record_claims, budget
@@ -297,6 +300,18 @@ def probe(
             if progress is not None:
                 progress(len(results), len(target.scenarios), model, result)
     return ProbeReport(engine, model, target.wire, target.endpoint, target.code, tuple(results))
+
+
+def reply_cap(max_reply: int | None) -> int:
+    """Return the reply cap in bytes (None: ``MAX_REPLY``).
+
+    :raises InvalidInput: for anything but a positive integer.
+    """
+    if max_reply is None:
+        return MAX_REPLY
+    if type(max_reply) is not int or max_reply < 1:
+        raise InvalidInput(f"invalid max_reply {max_reply!r}: a positive number of bytes")
+    return max_reply
 
 
 def _http() -> Any:

@@ -164,3 +164,18 @@ def test_a_key_cut_by_the_scanned_head_is_still_replaced() -> None:
     for spaces in range(780, 810):  # the key straddles the scanned head
         excerpt = redact(" " * spaces + key + " tail", key=key, sent="")
         assert "0123" not in excerpt and "sk-live" not in excerpt
+
+
+@pytest.mark.parametrize("hostile", ["deflate-raw"], indirect=True)
+def test_the_library_takes_a_smaller_cap(sqlite_registry: Any, hostile: HostileServer) -> None:
+    from toolwire.registry.errors import InvalidInput
+    from toolwire.registry.probe import probe
+
+    args = {"recorded_by": "ops", "scenarios": ["image_input"], "base_url": hostile.base_url}
+    report = probe(sqlite_registry, "openai", "gpt-4o", max_reply=16, **args)
+    [result] = report.results
+    assert result.outcome == "error"
+    assert result.excerpt == "reply larger than 16 bytes; read no further"  # as it arrived
+    for bad in (0, -1, 1.5):
+        with pytest.raises(InvalidInput, match="invalid max_reply"):
+            probe(sqlite_registry, "openai", "gpt-4o", max_reply=bad, **args)  # type: ignore[arg-type]
