@@ -13,7 +13,7 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   every input: ``translate`` (the standard library: ``bytes.translate`` over
   64 KB chunks, no decoding) and, where the ``pybase64`` package is installed
   (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict mode over
-  512 KB chunks, each decoded chunk dropped at once). Memory stays flat either
+  128 KB chunks, each decoded chunk dropped at once). Memory stays flat either
   way. :func:`use` picks one (by default, on the first check, the fastest
   installed); :func:`methods` lists those installed.
 - The final quantum is canonical (the bits a short one leaves over are zero):
@@ -51,10 +51,11 @@ _WHITESPACE = " \n\r\t\f\v"
 _WHITESPACE_BYTES = _WHITESPACE.encode("ascii")
 _DROP_WHITESPACE = dict.fromkeys(map(ord, _WHITESPACE))
 _CHUNK = 64 * 1024
-# pybase64's chunk: whole quanta (a multiple of 4); half a MB keeps the calls few while
-# the decoded chunk (384 KB, dropped at once) still fits a core's L2 cache (measured
-# best of 64 KB to 1 MB in bench/peers.py's PDF row)
-_FAST_CHUNK = 512 * 1024
+# pybase64's chunk: whole quanta (a multiple of 4). pybase64 copies a str it is given,
+# so each call gets a slice: 128 KB keeps that copy and the decoded bytes (96 KB,
+# dropped at once) small beside any payload sent natively, and in a core's L2 cache;
+# 64 KB to 512 KB time alike on a 10 MB payload
+_FAST_CHUNK = 128 * 1024
 
 # Leading bytes of the media kinds a wire can carry natively, by their first three
 # (WebP, ``RIFF....WEBP``, is checked apart: its signature has a gap).
@@ -154,12 +155,19 @@ def _clean_pybase64(data: object) -> str | None:
     core = _core(data)
     if core is None:
         return clean_translate(data)
-    whole = core - core % 4  # whole quanta; the few symbols after them are checked apart
+    size = len(data)
+    # Whole quanta: the payload itself where its padding is given in full (strict mode
+    # takes it at the end), else up to the last whole quantum, the few symbols after it
+    # checked apart. A payload of one chunk is given as it stands (no slice of it).
+    whole = size if not size % 4 else core - core % 4
     decode = (_pybase64 or _import_pybase64()).b64decode
     try:
         for start in range(0, whole, _FAST_CHUNK):
             end = min(start + _FAST_CHUNK, whole)
-            # Strict mode takes padding at a chunk's end; inside the core it is an error.
+            if end == size:
+                decode(data if start == 0 else data[start:], validate=True)
+                continue
+            # Strict mode takes padding at a chunk's end; inside the payload it is an error.
             if data[end - 1] == "=":
                 return clean_translate(data)
             decode(data[start:end], validate=True)

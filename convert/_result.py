@@ -364,7 +364,56 @@ def _build(
                 f"content must be a list of content items, not {type(content).__name__}"
             )
         content = list(content)
-    source, parsed, string, plain = _parse(content)
+    # The one parse of a content array. A plain text item -- ``{"type": "text", "text":
+    # str}`` and nothing else, the item most results are made of -- is written here
+    # alone: its frozen form is its string (lone surrogates replaced), and while every
+    # item is one, no item is parsed at all (``_parsed`` None, made on first use).
+    strings: list[str] = []  # the string form of each item
+    items: list[_items.Item] | None = None  # None while every item is a plain text
+    # the frozen items: ``strings`` itself while every item is a plain text (each is
+    # its own frozen form), their own list from the first other item on
+    frozen_items: list[Mapping[str, Any] | str] = strings  # type: ignore[assignment]
+    blank = False
+    for raw in content:
+        if (
+            type(raw) is dict
+            and len(raw) == 2
+            and raw.get("type") == "text"
+            and type(text := raw.get("text")) is str
+        ):  # a plain text item
+            if not text.isascii():
+                text = _values.text(text)
+            if not text or text.isspace():
+                blank = True
+            strings.append(text)
+            if items is not None:
+                frozen_items.append(text)
+                items.append(_items.Item(_items.TEXT, text))
+            continue
+        if items is None:
+            items = [_items.Item(_items.TEXT, text) for text in strings]
+            frozen_items = list(strings)
+        plain_item = _plain_item(raw) if type(raw) is dict else None
+        frozen_item: Mapping[str, Any] | str
+        if plain_item is None:
+            frozen_item = _freeze_item(raw, len(strings))  # its index
+            item = _items.parse_item(frozen_item)
+        else:
+            frozen_item, item = plain_item
+        frozen_items.append(frozen_item)
+        items.append(item)
+        strings.append(item.text)
+    source: Sequence[Mapping[str, Any] | str]
+    parsed: tuple[_items.Item, ...] | None
+    plain: Sequence[str] | None
+    if items is None:  # all plain text: private lists, never changed after this
+        source, parsed = strings, None
+        plain = [text for text in strings if text and not text.isspace()] if blank else strings
+    else:
+        source = tuple(frozen_items)
+        parsed = tuple(items)
+        plain = _items.plain_texts(parsed)
+    string = "\n".join(strings)
     if structured is None:
         structured_pair = _NO_STRUCTURED
     else:
@@ -403,62 +452,6 @@ def _build(
     return self  # type: ignore[no-any-return]
 
 
-def _parse(
-    content: Sequence[Any],
-) -> tuple[
-    Sequence[Mapping[str, Any] | str], tuple[_items.Item, ...] | None, str, Sequence[str] | None
-]:
-    """Return the frozen items, the parsed items, the string form and the plain texts
-    (None unless every item is text without ``cache_control``) of ``content``.
-
-    The one parse of a content array. A plain text item -- ``{"type": "text",
-    "text": str}`` and nothing else, the item most results are made of -- is
-    written here alone: its frozen form is its string (lone surrogates replaced),
-    and while every item is one, no item is parsed at all (the parsed items are
-    None, made on first use: ``ToolResult._items``).
-    """
-    strings: list[str] = []  # the string form of each item
-    items: list[_items.Item] | None = None  # None while every item is a plain text
-    # the frozen items: ``strings`` itself while every item is a plain text (each is
-    # its own frozen form), their own list from the first other item on
-    frozen_items: list[Mapping[str, Any] | str] = strings  # type: ignore[assignment]
-    blank = False
-    for raw in content:
-        if (
-            type(raw) is dict
-            and len(raw) == 2
-            and raw.get("type") == "text"
-            and type(text := raw.get("text")) is str
-        ):  # a plain text item
-            if not text.isascii():
-                text = _values.text(text)
-            if not text or text.isspace():
-                blank = True
-            strings.append(text)
-            if items is not None:
-                frozen_items.append(text)
-                items.append(_items.Item(_items.TEXT, text))
-            continue
-        if items is None:
-            items = [_items.Item(_items.TEXT, text) for text in strings]
-            frozen_items = list(strings)
-        plain_item = _plain_item(raw) if type(raw) is dict else None
-        frozen_item: Mapping[str, Any] | str
-        if plain_item is None:
-            frozen_item = _freeze_item(raw, len(strings))  # its index
-            item = _items.parse_item(frozen_item)
-        else:
-            frozen_item, item = plain_item
-        frozen_items.append(frozen_item)
-        items.append(item)
-        strings.append(item.text)
-    if items is None:  # all plain text: private lists, never changed after this
-        plain = [text for text in strings if text and not text.isspace()] if blank else strings
-        return strings, None, "\n".join(strings), plain
-    parsed = tuple(items)
-    return tuple(frozen_items), parsed, "\n".join(strings), _items.plain_texts(parsed)
-
-
 def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any] | str, _items.Item] | None:
     """Return the frozen and the parsed form of the MCP items most results hold, or None.
 
@@ -466,7 +459,7 @@ def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any] | str, _items.It
     ``resource`` (``uri``, ``mimeType``, ``blob``), with ASCII strings and no
     other field: a copy of the dict is already frozen (strings are immutable),
     so one copy and no walk; anything else gives None (a plain text is
-    ``_parse``'s own).
+    ``_build``'s own).
     """
     kind = raw.get("type")
     if kind == "image" or kind == "audio":

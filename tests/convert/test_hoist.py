@@ -18,7 +18,7 @@ from hypothesis import given
 from ollama._client import _copy_messages  # how ollama.chat() reads dict messages
 from ollama._types import ChatRequest
 from openai.types.chat import ChatCompletionMessageParam
-from test_convert_properties import SETTINGS, results
+from test_properties import SETTINGS, results
 from toolwire.convert import InvalidOption, InvalidToolResult, ToolResult, format_tool_results
 
 PAYLOADS = [PNG_B64, JPEG_B64, GIF_B64, WEBP_B64, PDF_B64]

@@ -271,7 +271,7 @@ options = st.fixed_dictionaries(
 
 results = st.fixed_dictionaries(
     {
-        # names and ids every wire takes (those it refuses: test_convert_ids)
+        # names and ids every wire takes (those it refuses: test_ids)
         "name": st.sampled_from(["get_weather", "n_2"]),
         "id": st.sampled_from(["call_1", "toolu_01"]),
         "content": st.lists(items, max_size=6),

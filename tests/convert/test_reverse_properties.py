@@ -1,6 +1,6 @@
 """Property tests for the reverse path: any result written to a wire reads back and re-targets.
 
-Over generated content arrays (the generators of ``test_convert_properties``) and
+Over generated content arrays (the generators of ``test_properties``) and
 options: writing the result read back to its own wire gives the same block;
 re-targeting it to every wire raises nothing unexpected, gives blocks the SDK
 checks accept, leaks no base64 into a string form, and sends no media the
@@ -23,7 +23,7 @@ from convert_checks import (
 )
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_convert_properties import _without_text_blobs, options, results
+from test_properties import _without_text_blobs, options, results
 from toolwire.convert import ID_RULES, InvalidId, ToolResult, convert_tool_results
 
 SETTINGS = settings(
@@ -50,7 +50,7 @@ def test_reading_back_then_writing_is_the_identity(
     again = ToolResult.from_wire(wire, block)
     if wire == "anthropic" and native_urls(wire, block) and not opts.get("url_sources"):
         # a native image or document by URL passed through reads as a resource_link
-        # (see test_convert_reverse_golden)
+        # (see test_reverse_golden)
         opts = {**opts, "url_sources": True, "native_pdf": True}
     assert again.to(wire, **opts) == block
     if not opts.get("raw_bytes"):  # bytes have no JSON form

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_convert_properties import (
+from test_properties import (
     SETTINGS,
     link_items,
     media_items,

@@ -1,6 +1,6 @@
 """The shortcuts of building a result give exactly what the general path gives.
 
-The content loop (``_parse``) takes a plain text item as its string and
+The content loop (``_build``) takes a plain text item as its string and
 parses nothing while every item is one, takes plain image, audio and
 blob-resource items with one copy (``_plain_item``), and payloads get one look
 at their head (``_base64.look``) instead of a screen and a sniff. Each is
@@ -18,7 +18,7 @@ from convert_samples import GIF_B64, PDF_B64, PNG_B64
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolwire.convert import WIRES, InvalidId, ToolResult, _base64, _items
-from toolwire.convert._result import _freeze_item, _parse, _plain_item
+from toolwire.convert._result import _freeze_item, _plain_item
 
 JPEG_HEAD = base64.b64encode(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01").decode()
 WEBP_HEAD = base64.b64encode(b"RIFF\x24\x00\x00\x00WEBPVP8 ").decode()
@@ -116,7 +116,8 @@ other_items = st.one_of(
 def test_a_plain_item_is_frozen_and_parsed_as_the_general_path_does(raw: dict[str, Any]) -> None:
     frozen = _freeze_item(raw, 0)
     expected = _items.parse_item(frozen)
-    source, parsed, _, _ = _parse([raw])
+    built = ToolResult(content=[raw])
+    source, parsed = built._source, built._parsed
     got_frozen = source[0]
     got = _items.Item(_items.TEXT, got_frozen) if parsed is None else parsed[0]
     if type(got_frozen) is str:  # a plain text stands for its item (ToolResult._source)
@@ -129,8 +130,9 @@ def test_a_plain_item_is_frozen_and_parsed_as_the_general_path_does(raw: dict[st
 
 def test_the_shortcut_takes_the_usual_items() -> None:
     for text in ("ok", "é", "\ud800"):  # plain texts: their strings, nothing parsed
-        source, parsed, _, _ = _parse([{"type": "text", "text": text}])
-        assert parsed is None and source == [text.replace("\ud800", "\ufffd")]
+        built = ToolResult(content=[{"type": "text", "text": text}])
+        assert built._parsed is None
+        assert list(built._source) == [text.replace("\ud800", "\ufffd")]
     assert _plain_item({"type": "image", "data": PNG_B64, "mimeType": "image/png"}) is not None
     resource = {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": PDF_B64}
     assert _plain_item({"type": "resource", "resource": resource}) is not None
