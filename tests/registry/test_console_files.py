@@ -667,7 +667,7 @@ def test_format_takes_a_bare_call_tool_result_where_the_wire_has_no_id_rule(
     ]
     unnamed = run(runner, url, "format", "gemini", "gemini-2.5-pro", str(path))
     assert one_line_error(unnamed) == (
-        "the result has no tool name, which the gemini wire needs: give one with --name"
+        "the result has no tool name, which the gemini wire needs: give one with --name NAME"
     )
     # a wire that pairs by id still needs one
     assert one_line_error(run(runner, url, "format", "openai", "gpt-4o", str(path))) == (
