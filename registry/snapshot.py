@@ -1,7 +1,8 @@
 """The registry as resolved, in one JSON document any language can read.
 
-The snapshot holds, per engine, its default wire and call-id rule and, per recorded
-model, what the resolver decides: the wire, the converter options ``format_for``
+The snapshot holds, per engine, its default wire, call-id rule, its own claims and
+its rules as recorded and, per recorded model (and per id an exact rule names),
+what the resolver decides: the wire, the converter options ``format_for``
 passes, and for every flag of ``FLAGS`` its value with the claim behind it
 (evidence status, source, verification date, where it sits) and when it turns
 stale. It is what ``toolwire snapshot`` writes and ``GET /v1/snapshot`` serves;
@@ -118,6 +119,25 @@ def _claim_entry(
     }
 
 
+def _claims(
+    claims: Mapping[str, Claim],
+    policy: Mapping[str, int | None],
+    agreeing: Mapping[tuple[str, str, bool], date],
+) -> dict[str, dict[str, Any]]:
+    """Return claims as they are recorded (before any rule of the resolver), JSON-ready."""
+    found = {}
+    for name, claim in claims.items():
+        last = stale_after(claim, policy, agreeing)
+        found[name] = {
+            "value": claim.value,
+            "status": claim.status,
+            "source": claim.source,
+            "verified_at": claim.verified_at.isoformat() if claim.verified_at else None,
+            "stale_after": last.isoformat() if last is not None else None,
+        }
+    return found
+
+
 def capability_entries(
     resolution: Resolution,
     policy: Mapping[str, int | None],
@@ -168,9 +188,14 @@ def _document(registry: Registry) -> tuple[int, dict[str, Any]]:
     for engine in registry.engines():
         with registry._reading("cannot read the observations") as connection:
             agreeing = _evidence.agreeing_days(connection, engine.name)
+        own = registry.engine_snapshot(engine.name, models=())  # its claims and rules
+        recorded = resolver.resolve_many(engine.name)
+        # and the ids exact rules name: they resolve by those rules (as the matrix shows)
+        named = {r.pattern for r in own.rules if r.match == "exact"} - {r.model for r in recorded}
         models = {}
-        for resolution in resolver.resolve_many(engine.name):
+        for resolution in recorded + resolver.resolve_many(engine.name, sorted(named)):
             models[resolution.model] = {
+                "recorded": resolution.model not in named,
                 "wire": resolution.wire,
                 "wire_from": resolution.wire_from,
                 "options": dict(resolution.options),
@@ -181,6 +206,17 @@ def _document(registry: Registry) -> tuple[int, dict[str, Any]]:
             "id_rule": engine.id_rule,
             "kind": engine.kind,
             "provider": engine.provider,
+            "claims": _claims(own.claims, policy, agreeing),
+            "rules": [
+                {
+                    "position": rule.position,
+                    "match": rule.match,
+                    "pattern": rule.pattern,
+                    "wire": rule.wire,
+                    "claims": _claims(rule.claims, policy, agreeing),
+                }
+                for rule in own.rules
+            ],
             "models": models,
         }
     document = {

@@ -8,7 +8,13 @@ described by the OpenAPI document the app serves at ``/openapi.json``.
 
 from __future__ import annotations
 
-from ._app import DEFAULT_MAX_BODY, create_app
+from ._app import DEFAULT_MAX_BODY, create_app, read_token_file, token_from_env
 from ._errors import ServiceError
 
-__all__ = ["DEFAULT_MAX_BODY", "ServiceError", "create_app"]
+__all__ = [
+    "DEFAULT_MAX_BODY",
+    "ServiceError",
+    "create_app",
+    "read_token_file",
+    "token_from_env",
+]

@@ -169,7 +169,7 @@ class _Service:
         return HTMLResponse(render_html(build(self.registry)))
 
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "ok", "pid": os.getpid()})
 
     async def readyz(self, request: Request) -> Response:
         from toolwire.registry.db import head_revision

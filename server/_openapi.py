@@ -335,7 +335,15 @@ def openapi_document(*, bench: bool = False, auth: bool = False) -> dict[str, An
         "/healthz": _get(
             "The process answers.",
             _json(
-                {"type": "object", "required": ["status"], "properties": {"status": {}}}, "Alive."
+                {
+                    "type": "object",
+                    "required": ["status", "pid"],
+                    "properties": {
+                        "status": {"const": "ok"},
+                        "pid": {"type": "integer", "description": "The worker that answered."},
+                    },
+                },
+                "Alive.",
             ),
         ),
         "/readyz": _get(

@@ -36,6 +36,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "completion",
     "catalog",
     "evidence",
+    "serve",
+    "snapshot",
 )
 
 
