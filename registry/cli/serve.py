@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -127,6 +128,9 @@ def serve_command(
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         shared = tempfile.mkdtemp(prefix="toolwire-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = shared
+    # uvicorn drains, then raises the signal again to end the process with it; this
+    # handler turns that second signal into a normal return, so SIGTERM exits 0.
+    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         uvicorn.run(
             "toolwire.server:create_app",
@@ -138,9 +142,21 @@ def serve_command(
             timeout_graceful_shutdown=graceful_timeout,
             server_header=False,
         )
+    except _Stopped:
+        pass
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         if shared is not None:
             shutil.rmtree(shared, ignore_errors=True)
+
+
+class _Stopped(Exception):
+    """The server was asked to stop (SIGTERM, SIGINT) and has drained."""
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise _Stopped
 
 
 def _absent(module: str) -> bool:

@@ -46,7 +46,7 @@ def snapshot_command(obj: Context, output: Path | None, schema: bool) -> None:
         data = found.body
         what = f"revision {found.revision}"
     if output is None:
-        click.get_binary_stream("stdout").write(data)
+        click.echo(data, nl=False)
         return
     _replace(output, data)
     echo(f"wrote {output}: {what}, {plural(len(data), 'byte')}", err=True)
