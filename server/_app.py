@@ -55,6 +55,7 @@ class _Service:
         self.snapshots = SnapshotCache(registry, max_age=max_age)
         self.max_body = max_body
         self.metrics = metrics
+        self._matrix: tuple[int, str] | None = None
 
     def resolve(self, engine: str, model: str, wire: str | None = None) -> Resolution:
         resolution = self.resolver.resolve(engine, model, wire=wire)
@@ -166,7 +167,11 @@ class _Service:
     async def matrix(self, request: Request) -> Response:
         from toolwire.registry.matrix import build, render_html
 
-        return HTMLResponse(render_html(build(self.registry)))
+        revision = self.snapshots.revision()
+        page = self._matrix
+        if page is None or page[0] != revision:  # built once per revision: it reads it all
+            page = self._matrix = (revision, render_html(build(self.registry)))
+        return HTMLResponse(page[1])
 
     async def healthz(self, request: Request) -> Response:
         return JSONResponse({"status": "ok", "pid": os.getpid()})
