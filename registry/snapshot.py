@@ -148,9 +148,7 @@ def capability_entries(
     ``policy`` and ``agreeing`` are ``evidence.read_policy`` and
     ``evidence.agreeing_days`` of the resolution's engine.
     """
-    return {
-        flag: _claim_entry(entry, policy, agreeing) for flag, entry in resolution.trace.items()
-    }
+    return {flag: _claim_entry(entry, policy, agreeing) for flag, entry in resolution.trace.items()}
 
 
 def evidence_inputs(
@@ -161,9 +159,7 @@ def evidence_inputs(
     :raises DatabaseError: when the registry cannot be read.
     """
     with registry._reading("cannot read the evidence policy") as connection:
-        return _evidence.read_policy(connection), _evidence.agreeing_days(
-            connection, engine, model
-        )
+        return _evidence.read_policy(connection), _evidence.agreeing_days(connection, engine, model)
 
 
 def _changed_at(registry: Registry) -> tuple[int, datetime | None]:

@@ -92,7 +92,9 @@ class _Service:
     ) -> Response:
         report = [
             {"result": index, "id": r.id, "name": r.name, "items": [d.as_dict() for d in found]}
-            for index, (r, found) in enumerate(zip(results, resolution.report(results), strict=True))
+            for index, (r, found) in enumerate(
+                zip(results, resolution.report(results), strict=True)
+            )
         ]
         answer: dict[str, Any] = {"wire": resolution.wire, "messages": messages, "report": report}
         mapping = body.mapped_ids(ids)

@@ -197,7 +197,7 @@ _SCHEMAS: dict[str, Any] = {
             "capabilities": {"type": "object", "additionalProperties": _ref("Capability")},
             "explain": {
                 "type": "object",
-                "description": "What resolve --explain adds after the trace: {title: {name: text}}.",
+                "description": "The sections resolve --explain adds: {title: {name: text}}.",
                 "additionalProperties": {
                     "type": "object",
                     "additionalProperties": {"type": "string"},
@@ -407,4 +407,5 @@ def openapi_document(*, bench: bool = False, auth: bool = False) -> dict[str, An
         document["security"] = [{"bearer": []}]
         for path in ("/healthz", "/readyz"):
             paths[path]["get"]["security"] = []
-    return json.loads(json.dumps(document))  # a deep copy: callers may change it
+    copied: dict[str, Any] = json.loads(json.dumps(document))  # callers may change it
+    return copied

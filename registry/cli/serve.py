@@ -65,8 +65,8 @@ def _loopback(host: str) -> bool:
 )
 @click.option(
     "--graceful-timeout",
-    type=click.FloatRange(min=0),
-    default=30.0,
+    type=click.IntRange(min=0),
+    default=30,
     show_default=True,
     metavar="SECONDS",
     help="On SIGTERM, how long in-flight requests may take to finish.",
@@ -87,7 +87,7 @@ def serve_command(
     database_url: str | None,
     token_file: Path | None,
     max_body: int,
-    graceful_timeout: float,
+    graceful_timeout: int,
     log_level: str,
 ) -> None:
     """Serve format, reformat, convert, resolve and the snapshot over HTTP (JSON, /v1).

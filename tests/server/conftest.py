@@ -25,6 +25,9 @@ from click.testing import CliRunner
 from toolwire.registry.cli import main
 
 TOOLWIRE = str(Path(sys.executable).with_name("toolwire"))
+#: The bearer token and the body limit of ``shared_server``.
+TOKEN = "s3cret-token-for-tests"
+LIMIT = 1024 * 1024
 
 #: Models recorded in the test registries (engine, model id, extra model add args).
 MODELS = (
@@ -142,17 +145,38 @@ def _record_models(url: str) -> None:
         cli(url, "model", "add", engine, model, *extra, "--by", "tests")
 
 
-@pytest.fixture(scope="module")
-def seeded_sqlite(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> str:
-    """Return the URL of a seeded SQLite registry with the test models recorded."""
+def _seeded_copy(request: pytest.FixtureRequest, directory: Path) -> str:
     templates = request.getfixturevalue("seeded_templates")
-    path = tmp_path_factory.mktemp("registry") / "registry.sqlite3"
+    path = directory / "registry.sqlite3"
     shutil.copyfile(templates.get(request, "sqlite"), path)
     url = f"sqlite:///{path}"
     _record_models(url)
     return url
+
+
+@pytest.fixture(scope="module")
+def seeded_sqlite(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Return the URL of a seeded SQLite registry with the test models recorded."""
+    return _seeded_copy(request, tmp_path_factory.mktemp("registry"))
+
+
+@pytest.fixture(scope="session")
+def shared_sqlite(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Return the registry ``shared_server`` serves (tests must leave it as they found it)."""
+    return _seeded_copy(request, tmp_path_factory.mktemp("shared"))
+
+
+@pytest.fixture(scope="session")
+def shared_server(shared_sqlite: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """Return one server for the session: ``TOKEN`` from a token file, a ``LIMIT`` body limit."""
+    directory = tmp_path_factory.mktemp("shared-server")
+    token_file = directory / "token"
+    token_file.write_text(TOKEN + "\n")
+    served = start_server(
+        shared_sqlite, directory, "--token-file", str(token_file), "--max-body", str(LIMIT)
+    )
+    yield served
+    served.stop()
 
 
 @pytest.fixture

@@ -8,13 +8,11 @@ type, headers, body schema).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 import schemathesis
-from conftest import Served
-from toolwire.server._openapi import openapi_document
+from conftest import TOKEN, Served
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import (
     content_type_conformance,
@@ -23,21 +21,18 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-
-TOKEN = "contract-token"
-
-
-@pytest.fixture(scope="module")
-def contract_server(
-    server_factory: Callable[..., Served], seeded_sqlite: str
-) -> Served:
-    return server_factory(seeded_sqlite, env={"TOOLWIRE_TOKEN": TOKEN})
+from toolwire.server._openapi import openapi_document
 
 
-@pytest.fixture(scope="module")
-def api_schema(contract_server: Served) -> Any:
+@pytest.fixture
+def contract_server(shared_server: Served) -> Served:
+    return shared_server
+
+
+@pytest.fixture(scope="session")
+def api_schema(shared_server: Served) -> Any:
     return schemathesis.openapi.from_url(
-        contract_server.base + "/openapi.json",
+        shared_server.base + "/openapi.json",
         headers={"Authorization": f"Bearer {TOKEN}"},
     )
 
@@ -66,7 +61,7 @@ def test_every_route_keeps_to_the_document(
 
     @given(case=operation.as_strategy())
     @settings(
-        max_examples=15,
+        max_examples=10,
         deadline=None,
         suppress_health_check=list(HealthCheck),
         derandomize=True,

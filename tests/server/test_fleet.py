@@ -17,7 +17,9 @@ BODY = {
         {
             "id": "call_1",
             "name": "shot",
-            "content": [{"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAA", "mimeType": "image/png"}],
+            "content": [
+                {"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAA", "mimeType": "image/png"}
+            ],
         }
     ],
 }
@@ -51,14 +53,17 @@ def _set_images(url: str, value: str) -> None:
 def _one_client_per_worker(base: str, workers: int, stack: ExitStack) -> list[httpx.Client]:
     """Open keep-alive connections until each of ``workers`` processes holds one."""
     found: dict[int, httpx.Client] = {}
-    for _ in range(200):
-        client = stack.enter_context(httpx.Client(base_url=base, timeout=30))
+    deadline = time.monotonic() + 30  # the second worker may still be starting
+    while time.monotonic() < deadline:
+        client = httpx.Client(base_url=base, timeout=30)
         pid = client.get("/healthz").json()["pid"]
-        if pid not in found:
-            found[pid] = client
-            if len(found) == workers:
-                return list(found.values())
-    pytest.fail(f"only {len(found)} of {workers} workers answered 200 new connections")
+        if pid in found:
+            client.close()
+            continue
+        found[pid] = stack.enter_context(client)
+        if len(found) == workers:
+            return list(found.values())
+    pytest.fail(f"only {len(found)} of {workers} workers answered new connections in 30 s")
 
 
 def _seen_by_all(clients: list[httpx.Client], expected: str, within: float) -> None:

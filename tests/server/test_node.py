@@ -5,21 +5,17 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Served
+from conftest import TOKEN, Served
 
 SCRIPT = Path(__file__).with_name("node") / "format_client.mjs"
-TOKEN = "node-token"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_a_node_client_formats_a_result(
-    server_factory: Callable[..., Served], seeded_sqlite: str
-) -> None:
-    served = server_factory(seeded_sqlite, env={"TOOLWIRE_TOKEN": TOKEN})
+def test_a_node_client_formats_a_result(shared_server: Served) -> None:
+    served = shared_server
     done = subprocess.run(
         ["node", str(SCRIPT), served.base, TOKEN],
         capture_output=True,
@@ -29,5 +25,9 @@ def test_a_node_client_formats_a_result(
     )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["block"] == {"role": "tool", "tool_call_id": "call_node", "content": "sunny, 21 °C"}
+    assert found["block"] == {
+        "role": "tool",
+        "tool_call_id": "call_node",
+        "content": "sunny, 21 °C",
+    }
     assert found["error"] == "UnknownEngine"

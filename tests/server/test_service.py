@@ -13,13 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from conftest import Served, cli, start_server
+from conftest import LIMIT, TOKEN, Served, cli, start_server
 from openapi_spec_validator import validate
 from toolwire.registry.cli import main
 from toolwire.registry.snapshot import schema_text
 
-TOKEN = "s3cret-token-for-tests"
-LIMIT = 1024 * 1024
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + b"\0" * 64
 
 
@@ -36,11 +34,9 @@ def _image() -> dict[str, object]:
     }
 
 
-@pytest.fixture(scope="module")
-def served(server_factory: Callable[..., Served], seeded_sqlite: str, tmp_path_factory) -> Served:
-    token_file = tmp_path_factory.mktemp("token") / "token"
-    token_file.write_text(TOKEN + "\n")
-    return server_factory(seeded_sqlite, "--token-file", str(token_file), "--max-body", str(LIMIT))
+@pytest.fixture
+def served(shared_server: Served) -> Served:
+    return shared_server
 
 
 @pytest.fixture
@@ -167,7 +163,7 @@ def test_convert_needs_no_registry(client: httpx.Client) -> None:
 @pytest.mark.parametrize(
     ("body", "kind"),
     [
-        ({"target_wire": "openai", "results": [_text()], "options": {"imagе_input": True}}, None),
+        ({"target_wire": "openai", "results": [_text()], "options": {"image_inptu": True}}, None),
         ({"target_wire": "smoke", "results": [_text()]}, "UnknownWire"),
         ({"target_wire": "hermes", "results": [_text()], "options": {"response_tag": 5}}, None),
     ],
@@ -184,17 +180,20 @@ def test_an_option_or_wire_the_converter_refuses_is_422(
 # -- resolve, snapshot, matrix --------------------------------------------------------------
 
 
-def test_resolve_matches_the_cli_explanation(client: httpx.Client, seeded_sqlite: str) -> None:
+def test_resolve_matches_the_cli_explanation(client: httpx.Client, shared_sqlite: str) -> None:
     answer = client.get("/v1/resolve/anthropic/claude-2.1").json()
     assert answer["wire"] == "anthropic"
-    assert answer["options"] == json.loads(
-        cli(seeded_sqlite, "resolve", "anthropic", "claude-2.1", "--format", "json")
-    )["options"]
+    assert (
+        answer["options"]
+        == json.loads(cli(shared_sqlite, "resolve", "anthropic", "claude-2.1", "--format", "json"))[
+            "options"
+        ]
+    )
     image = answer["capabilities"]["image_input"]
     assert image["value"] is False and image["status"] == "documented"
     assert image["decided_by"].startswith("rule:") and image["source"]
     assert {"verified_at", "stale_after", "stale", "evidence"} <= set(image)
-    text = cli(seeded_sqlite, "resolve", "anthropic", "claude-2.1", "--explain")
+    text = cli(shared_sqlite, "resolve", "anthropic", "claude-2.1", "--explain")
     assert answer["explanation"] + "\n" == text
     assert answer["explain"]["flag_meanings"]["image_input"]
 
@@ -217,10 +216,12 @@ def test_a_bad_model_id_is_422(client: httpx.Client) -> None:
     _error(client.post("/v1/format", json=body), 422, "InvalidModelId")
 
 
-def test_snapshot_is_the_cli_document_with_an_etag(client: httpx.Client, seeded_sqlite: str) -> None:
+def test_snapshot_is_the_cli_document_with_an_etag(
+    client: httpx.Client, shared_sqlite: str
+) -> None:
     response = client.get("/v1/snapshot")
     assert response.status_code == 200
-    written = CliRunner().invoke(main, ["--database-url", seeded_sqlite, "snapshot"])
+    written = CliRunner().invoke(main, ["--database-url", shared_sqlite, "snapshot"])
     assert response.content == written.stdout_bytes
     etag = response.headers["etag"]
     revision = response.json()["revision"]

@@ -1,4 +1,4 @@
-"""``toolwire snapshot``: valid under its own schema, the same bytes twice, agreeing with resolve."""
+"""``toolwire snapshot``: valid under its schema, the same bytes twice, agreeing with resolve."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ def test_the_snapshot_validates_against_its_schema(seeded_sqlite: str, tmp_path:
     jsonschema.Draft202012Validator(schema, format_checker=checker).validate(document)
     assert schema["$defs"]["wire"]["enum"] == list(WIRES)  # one home: convert's WIRES
     broken = json.loads(json.dumps(document))
-    broken["engines"]["anthropic"]["models"]["claude-sonnet-4-5"]["capabilities"][
-        "image_input"
-    ]["status"] = "rumoured"
+    broken["engines"]["anthropic"]["models"]["claude-sonnet-4-5"]["capabilities"]["image_input"][
+        "status"
+    ] = "rumoured"
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
     assert errors, "the schema must refuse an evidence status that does not exist"
 
