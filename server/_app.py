@@ -56,10 +56,13 @@ class _Service:
         self.max_body = max_body
         self.metrics = metrics
         self._matrix: tuple[int, str] | None = None
+        self._revision = -1  # the revision the gauge shows
 
     def resolve(self, engine: str, model: str, wire: str | None = None) -> Resolution:
         resolution = self.resolver.resolve(engine, model, wire=wire)
-        self.metrics.revision.set(resolution.revision)
+        if resolution.revision != self._revision:
+            self._revision = resolution.revision
+            self.metrics.revision.set(resolution.revision)
         return resolution
 
     # -- routes ------------------------------------------------------------------------
@@ -210,9 +213,14 @@ def _etags(header: str | None) -> set[str]:
 
 
 def _bench_echo(limit: int) -> Callable[[Request], Awaitable[Response]]:
-    """Return the bench route: parse the JSON body, answer ``size`` bytes (``bench/serve.py``)."""
+    """Return the bench route: parse the JSON body, answer ``size`` bytes (``bench/serve.py``).
+
+    ``GET`` answers 304 with an ETag, the baseline of a snapshot request that matches.
+    """
 
     async def echo(request: Request) -> Response:
+        if request.method == "GET":  # the baseline of a 304: an empty answer with a tag
+            return Response(status_code=304, headers={"ETag": '"r0-s1"'})
         data = await body.read_json(request, limit)
         size = data.get("size", 0)
         if type(size) is not int or not 0 <= size <= limit:
@@ -342,7 +350,7 @@ def create_app(
         Route("/metrics", service.metrics_route, methods=["GET"]),
     ]
     if bench:
-        routes.append(Route("/bench/echo", _bench_echo(max_body), methods=["POST"]))
+        routes.append(Route("/bench/echo", _bench_echo(max_body), methods=["GET", "POST"]))
     document = json.dumps(openapi_document(bench=bench, auth=token is not None)).encode()
 
     async def openapi(request: Request) -> Response:
