@@ -55,12 +55,12 @@ def _one_client_per_worker(base: str, workers: int, stack: ExitStack) -> list[ht
     found: dict[int, httpx.Client] = {}
     deadline = time.monotonic() + 30  # the second worker may still be starting
     while time.monotonic() < deadline:
-        client = httpx.Client(base_url=base, timeout=30)
+        client = stack.enter_context(httpx.Client(base_url=base, timeout=30))
         pid = client.get("/healthz").json()["pid"]
         if pid in found:
             client.close()
             continue
-        found[pid] = stack.enter_context(client)
+        found[pid] = client
         if len(found) == workers:
             return list(found.values())
     pytest.fail(f"only {len(found)} of {workers} workers answered new connections in 30 s")

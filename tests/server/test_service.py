@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import base64
 import json
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -335,52 +336,46 @@ def test_metrics_count_requests_by_route_and_status(client: httpx.Client) -> Non
 # -- readiness, binding, shutdown, the extra ------------------------------------------------
 
 
-def test_readiness_is_503_with_the_reason_when_the_schema_is_behind(
-    server_factory: Callable[..., Served], seeded_sqlite: str, tmp_path: Path
+def test_a_server_beyond_loopback_warns_reports_readiness_and_drains_on_sigterm(
+    shared_sqlite: str, tmp_path: Path
 ) -> None:
-    from toolwire.registry.db import create_engine, downgrade
+    """One server's life: the warning at start, readiness lost and regained, the drain."""
+    from toolwire.registry.db import create_engine, downgrade, upgrade
 
-    path = tmp_path / "old.sqlite3"
-    path.write_bytes(Path(seeded_sqlite.removeprefix("sqlite:///")).read_bytes())
+    path = tmp_path / "own.sqlite3"
+    path.write_bytes(Path(shared_sqlite.removeprefix("sqlite:///")).read_bytes())
     url = f"sqlite:///{path}"
-    served = server_factory(url)
-    assert httpx.get(served.base + "/readyz").status_code == 200
-    engine = create_engine(url)
+    served = start_server(url, tmp_path, "--host", "0.0.0.0")
     try:
-        downgrade(engine, "-1")
+        [warning] = [line for line in served.output().splitlines() if "warning" in line]
+        assert warning.startswith("warning: serving on 0.0.0.0 without a token")
+
+        assert httpx.get(served.base + "/readyz").status_code == 200
+        engine = create_engine(url)
+        try:
+            downgrade(engine, "-1")
+            message = _error(httpx.get(served.base + "/readyz"), 503, "NotReady")
+            assert "toolwire db upgrade" in message
+            assert httpx.get(served.base + "/healthz").status_code == 200
+            upgrade(engine)
+        finally:
+            engine.dispose()
+        assert httpx.get(served.base + "/readyz").status_code == 200
+
+        _drains_on_sigterm(served)
     finally:
-        engine.dispose()
-    message = _error(httpx.get(served.base + "/readyz"), 503, "NotReady")
-    assert "toolwire db upgrade" in message
-    assert httpx.get(served.base + "/healthz").status_code == 200
+        served.stop()
 
 
-def test_binding_beyond_loopback_without_a_token_warns_in_one_line(
-    seeded_sqlite: str, tmp_path: Path
-) -> None:
-    served = start_server(seeded_sqlite, tmp_path, "--host", "0.0.0.0")
-    try:
-        assert httpx.get(served.base + "/healthz").status_code == 200
-    finally:
-        assert served.stop() == 0
-    [warning] = [line for line in served.output().splitlines() if "warning" in line]
-    assert warning.startswith("warning: serving on 0.0.0.0 without a token")
-
-
-def test_sigterm_lets_the_request_in_flight_finish_then_exits_0(
-    seeded_sqlite: str, tmp_path: Path
-) -> None:
-    served = start_server(seeded_sqlite, tmp_path)
-    body = json.dumps(
-        {"engine": "openai", "model": "gpt-4o", "results": [_text("call_1")]}
-    ).encode()
+def _drains_on_sigterm(served: Served) -> None:
+    body = json.dumps({"engine": "openai", "model": "gpt-4o", "results": [_text("call_1")]})
     started = threading.Event()
 
     def slow() -> Iterator[bytes]:  # the request is in flight when SIGTERM lands
-        yield body[:10]
+        yield body[:10].encode()
         started.set()
         time.sleep(1.0)
-        yield body[10:]
+        yield body[10:].encode()
 
     found: dict[str, object] = {}
 
@@ -394,7 +389,7 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits_0(
     sender.start()
     assert started.wait(10)
     time.sleep(0.2)
-    served.process.send_signal(15)
+    served.process.send_signal(signal.SIGTERM)
     sender.join(30)
     response = found.get("response")
     assert isinstance(response, httpx.Response), found
@@ -414,11 +409,11 @@ def test_serve_without_the_extra_names_it_in_one_line(monkeypatch: pytest.Monkey
     ]
 
 
-def test_a_bad_token_file_fails_before_serving(tmp_path: Path, seeded_sqlite: str) -> None:
+def test_a_bad_token_file_fails_before_serving(tmp_path: Path, shared_sqlite: str) -> None:
     empty = tmp_path / "empty"
     empty.write_text("\n")
     done = CliRunner().invoke(
-        main, ["--database-url", seeded_sqlite, "serve", "--token-file", str(empty)]
+        main, ["--database-url", shared_sqlite, "serve", "--token-file", str(empty)]
     )
     assert done.exit_code == 1
     assert done.output.strip() == f"Error: the token file {empty} is empty"
