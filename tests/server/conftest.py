@@ -92,9 +92,35 @@ def _environment(url: str, extra: dict[str, str] | None) -> dict[str, str]:
 
 
 def start_server(
-    url: str, directory: Path, *args: str, env: dict[str, str] | None = None, wait: bool = True
+    url: str, directory: Path, *args: str, env: dict[str, str] | None = None
 ) -> Served:
-    """Start ``toolwire serve`` on ``url`` and a free port; wait until it answers."""
+    """Start ``toolwire serve`` on ``url`` and a free port; wait until it answers.
+
+    A port another process took between the pick and the bind is picked again.
+    """
+    for _ in range(3):
+        served = _start(url, directory, args, env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if served.process.poll() is not None:
+                break
+            try:
+                if httpx.get(served.base + "/healthz", timeout=1).status_code == 200:
+                    return served
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        else:
+            served.stop()
+            raise AssertionError(f"toolwire serve did not answer in 60 s: {served.output()}")
+        if "address already in use" not in served.output():
+            raise AssertionError(
+                f"toolwire serve exited {served.process.returncode}: {served.output()}"
+            )
+    raise AssertionError(f"no free port after 3 tries: {served.output()}")
+
+
+def _start(url: str, directory: Path, args: tuple[str, ...], env: dict[str, str] | None) -> Served:
     port = free_port()
     log = directory / f"serve-{port}.log"
     handle: IO[bytes] = log.open("wb")
@@ -105,21 +131,7 @@ def start_server(
         env=_environment(url, env),
     )
     handle.close()
-    served = Served(process, port, log)
-    if not wait:
-        return served
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"toolwire serve exited {process.returncode}: {served.output()}")
-        try:
-            if httpx.get(served.base + "/healthz", timeout=1).status_code == 200:
-                return served
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    served.stop()
-    raise AssertionError(f"toolwire serve did not answer in 30 s: {served.output()}")
+    return Served(process, port, log)
 
 
 @pytest.fixture(scope="module")
