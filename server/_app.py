@@ -24,7 +24,12 @@ from toolwire.convert import (
     format_tool_results,
 )
 from toolwire.registry import Registry, Resolution, Resolver
-from toolwire.registry.snapshot import SnapshotCache, capability_entries, evidence_inputs
+from toolwire.registry.snapshot import (
+    SCHEMA_VERSION,
+    SnapshotCache,
+    capability_entries,
+    evidence_inputs,
+)
 
 from . import _bodies as body
 from ._errors import ServiceError, error_body, status_of
@@ -153,9 +158,12 @@ class _Service:
 
     async def snapshot(self, request: Request) -> Response:
         revision = self.snapshots.revision()
-        self.metrics.revision.set(revision)
-        etag = f'"r{revision}-s1"'
-        if etag in _etags(request.headers.get("if-none-match")):
+        if revision != self._revision:
+            self._revision = revision
+            self.metrics.revision.set(revision)
+        etag = f'"r{revision}-s{SCHEMA_VERSION}"'
+        wanted = request.headers.get("if-none-match")
+        if wanted is not None and (wanted == etag or etag in _etags(wanted)):
             return Response(status_code=304, headers={"ETag": etag})
         found = self.snapshots.get()
         return Response(
@@ -204,11 +212,8 @@ class _Service:
         return Response(self.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
 
-def _etags(header: str | None) -> set[str]:
-    if not header:
-        return set()
-    if header.strip() == "*":
-        return {"*"}
+def _etags(header: str) -> set[str]:
+    """Return the entity tags an If-None-Match header lists (weak ones compared as strong)."""
     return {tag.strip().removeprefix("W/") for tag in header.split(",")}
 
 

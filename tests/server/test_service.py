@@ -324,6 +324,8 @@ def test_a_body_over_the_limit_is_413_declared_or_streamed(client: httpx.Client)
 
 def test_metrics_count_requests_by_route_and_status(client: httpx.Client) -> None:
     client.get("/v1/resolve/opneai/x")
+    body = {"engine": "openai", "model": "gpt-4o", "results": [_text("call_1")]}
+    assert client.post("/v1/format", json=body).status_code == 200
     text = client.get("/metrics").text
     assert (
         'toolwire_http_requests_total{method="GET",route="/v1/resolve/{engine}/{model}",'
