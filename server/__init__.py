@@ -11,6 +11,8 @@ from __future__ import annotations
 from ._app import DEFAULT_MAX_BODY, create_app, read_token_file, token_from_env
 from ._errors import ServiceError
 
+ServiceError.__module__ = __name__  # its public home
+
 __all__ = [
     "DEFAULT_MAX_BODY",
     "ServiceError",
