@@ -42,7 +42,13 @@ TICKS = os.sysconf("SC_CLK_TCK")
 SERVER = """
 import uvicorn
 from toolwire.server import create_app
-uvicorn.run(create_app(bench=True), host="127.0.0.1", port={port}, log_level="warning")
+uvicorn.run(
+    create_app(bench=True),
+    host="127.0.0.1",
+    port={port},
+    log_level="warning",
+    timeout_keep_alive=120,  # no idle connection closed under the pool's feet between rounds
+)
 """
 
 
@@ -161,7 +167,11 @@ async def _main(args: argparse.Namespace) -> None:
             await _bench(client, server.pid, args)
     finally:
         server.terminate()
-        server.wait(30)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 async def _bench(client: httpx.AsyncClient, pid: int, args: argparse.Namespace) -> None:

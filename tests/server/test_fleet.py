@@ -101,7 +101,9 @@ def test_two_servers_on_one_postgresql(
     server_factory: Callable[..., Served], seeded_postgres: str
 ) -> None:
     first = server_factory(seeded_postgres)
-    second = server_factory(seeded_postgres)
+    # the second names its registry with the flag, which wins over TOOLWIRE_DATABASE_URL
+    elsewhere = "sqlite:////nonexistent/registry.sqlite3"
+    second = server_factory(elsewhere, "--database-url", seeded_postgres)
     with ExitStack() as stack:
         clients = [
             stack.enter_context(httpx.Client(base_url=s.base, timeout=30)) for s in (first, second)
