@@ -40,6 +40,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "completion",
     "catalog",
     "evidence",
+    "serve",
+    "snapshot",
 )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -19,6 +18,7 @@ from toolwire.convert import (
 )
 
 from .._output import plural, render
+from ..explain import explain_sections, explain_text
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     Context,
@@ -80,16 +80,10 @@ def resolve_command(
         if not explain:
             del data["trace"]
         else:
-            for section in EXPLAIN_SECTIONS:
-                data.update(section(obj, resolution))
+            data.update(explain_sections(obj.registry(), resolution))
         echo_json(data)
     elif explain:
-        echo(resolution.explain())
-        for section in EXPLAIN_SECTIONS:
-            for key, value in section(obj, resolution).items():
-                pad = max(map(len, value), default=0)
-                echo(f"{key.replace('_', ' ')}:")
-                echo("\n".join(f"  {k:<{pad}} {v}" for k, v in value.items()))
+        echo(explain_text(obj.registry(), resolution))
     else:
         echo(f"wire: {resolution.wire}")
         for flag, value in resolution.capabilities.items():
@@ -98,31 +92,6 @@ def resolve_command(
         echo(f"options: {opts or '(none)'}")
 
 
-def _meanings(obj: Context, resolution: Resolution) -> dict[str, Any]:
-    """What each flag of the resolution means, from the capability vocabulary."""
-    known = {c.name: c.description for c in obj.registry().capabilities()}
-    return {"flag_meanings": {flag: known.get(flag, "") for flag in resolution.trace}}
-
-
-def _observations(obj: Context, resolution: Resolution) -> dict[str, Any]:
-    """The latest observation a probe made of each flag, where there is one."""
-    from ..observations import describe, latest_for
-
-    latest = latest_for(obj.registry(), resolution.engine, resolution.model)
-    lines = {
-        flag: describe(latest[flag], entry.claim)
-        for flag, entry in resolution.trace.items()
-        if flag in latest
-    }
-    return {"observations": lines} if lines else {}
-
-
-#: What ``resolve --explain`` adds after the trace: each section returns
-#: {title: {name: text}}, printed as an indented block or merged into the JSON.
-EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
-    _meanings,
-    _observations,
-]
 
 
 @click.command(name="format")
