@@ -74,7 +74,7 @@ def route(model: str, provider: str | None = None, api_base: str | None = None) 
     return engine, model_id
 
 
-class ToolwireCallback(CustomLogger):  # type: ignore[misc]
+class ToolwireCallback(CustomLogger):
     """Rewrite each request's tool results and call ids for the model it is routed to.
 
     ``registry``: the registry to resolve against (default: the default registry,

@@ -285,7 +285,7 @@ def test_the_hook_returns_none_without_tool_turns(callback: ToolwireCallback) ->
 # -- what LiteLLM's logging sees ------------------------------------------------------------
 
 
-class _Seen(CustomLogger):  # type: ignore[misc]
+class _Seen(CustomLogger):
     def __init__(self) -> None:
         super().__init__()
         self.metadata: list[Any] = []
