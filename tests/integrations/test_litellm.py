@@ -355,3 +355,16 @@ def test_importing_toolwire_never_imports_litellm() -> None:
         "assert 'litellm' not in sys.modules, 'litellm imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_provider_lookup_is_the_catalog_table() -> None:
+    from toolwire.registry.catalog import engine_map
+    from toolwire.registry.providers import engine_for, engines_for
+
+    table = engine_map("litellm")
+    assert table  # the shipped table has the litellm section
+    for provider, engines in table.items():
+        assert engines_for("litellm", provider) == engines
+        assert engine_for("litellm", provider) == engines[0]
+    assert engine_for("litellm", "no-such-provider") is None
+    assert engines_for("models.dev", "google") == engine_map("models.dev")["google"]
