@@ -198,7 +198,7 @@ class _Pass:
             return {**message, "tool_call_id": new_id}
         if not any(d.outcome == "native" for d in decisions):
             # no part goes natively: the converter's string form, as the openai wire writes it
-            text = ToolResult(id=new_id or "-", content=result.content).to("openai")["content"]
+            text = result.to("openai")["content"]
             return {**message, "tool_call_id": new_id, "content": text}
         content = []
         for decision, part, item in zip(decisions, parts, result.content, strict=True):
