@@ -27,6 +27,7 @@ _TESTS = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(_TESTS / "probe"), str(_TESTS / "convert")]
 
 import litellm  # noqa: E402
+from litellm_helpers import HOISTING  # noqa: E402
 from providers import ProviderServer  # noqa: E402
 from toolwire.integrations.litellm import ToolwireCallback  # noqa: E402
 from toolwire.registry import Registry  # noqa: E402
@@ -37,8 +38,6 @@ litellm.suppress_debug_info = True
 #: the provider servers, holding requests to the providers' API rules (not to the
 #: converter's own output: LiteLLM writes these requests)
 WIRES = ("anthropic", "openai", "gemini", "bedrock")
-#: the model that hoists (hoist_media claimed in the test registry)
-HOISTING = "gpt-4o-ignorer"
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,7 @@ import copy
 import re
 
 import pytest
-from conftest import HOISTING
-from test_litellm import PNG, conversation, media_parts
+from litellm_helpers import HOISTING, PNG, conversation, media_parts
 from toolwire.convert import NAME_RULES, InvalidId
 from toolwire.integrations._chat import has_tool_turns, rewrite
 from toolwire.integrations.litellm import ToolwireCallback

@@ -7,7 +7,6 @@ installed, then reads the request body the provider's server received.
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import re
 import subprocess
@@ -17,9 +16,9 @@ from typing import Any, TypeVar
 
 import litellm
 import pytest
-from conftest import HOISTING
 from litellm.integrations.custom_logger import CustomLogger
 from litellm.types.utils import CallTypes
+from litellm_helpers import HOISTING, PDF, PNG, conversation
 from providers import KEY, ProviderServer
 from toolwire.integrations.litellm import ToolwireCallback, route
 
@@ -38,13 +37,6 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 # A real 1x1 PNG and a small PDF; their base64 must never reach a model as text.
-PNG = base64.b64encode(
-    bytes.fromhex(
-        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-        "0000000d4944415478da63f8cfc0f01f0005fe02fe0de6a3ab0000000049454e44ae426082"
-    )
-).decode()
-PDF = base64.b64encode(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n").decode()
 TOOLS = [
     {"type": "function", "function": {"name": "bash", "parameters": {"type": "object"}}},
     {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}},
@@ -53,39 +45,6 @@ T = TypeVar("T")
 ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
 BEDROCK_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
-
-
-def media_parts() -> list[dict[str, Any]]:
-    return [
-        {"type": "text", "text": "the screen and the report"},
-        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
-        {
-            "type": "file",
-            "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "r.pdf"},
-        },
-    ]
-
-
-def conversation(*call_ids: str, media: bool = True) -> list[dict[str, Any]]:
-    """Return a conversation: one assistant turn calling tools, then their results."""
-    names = ["bash", "read_file"]
-    calls = [
-        {"id": call_id, "type": "function", "function": {"name": names[i % 2], "arguments": "{}"}}
-        for i, call_id in enumerate(call_ids)
-    ]
-    results = [
-        {
-            "role": "tool",
-            "tool_call_id": call_id,
-            "content": media_parts() if media and i == 0 else f"output {i}",
-        }
-        for i, call_id in enumerate(call_ids)
-    ]
-    return [
-        {"role": "user", "content": "look at the screen"},
-        {"role": "assistant", "content": None, "tool_calls": calls},
-        *results,
-    ]
 
 
 async def send(

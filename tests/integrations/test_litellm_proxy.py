@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import socket
@@ -15,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from litellm_helpers import PNG
 from providers import KEY, ProviderServer
 
 pytestmark = pytest.mark.usefixtures("server_checks")
@@ -22,12 +22,6 @@ pytestmark = pytest.mark.usefixtures("server_checks")
 MASTER_KEY = "sk-toolwire-proxy-test"
 #: the proxy imports a great deal before it listens: a loaded machine takes a while
 START_TIMEOUT = 240.0
-PNG = base64.b64encode(
-    bytes.fromhex(
-        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-        "0000000d4944415478da63f8cfc0f01f0005fe02fe0de6a3ab0000000049454e44ae426082"
-    )
-).decode()
 
 
 def _free_port() -> int:
