@@ -3,7 +3,8 @@
 Run: ``python bench/litellm.py`` (needs the ``test`` extra: LiteLLM and the loopback
 provider servers of ``tests/probe/providers.py``). Each case sends one conversation
 through ``litellm.acompletion`` to a loopback provider server, with LiteLLM's callbacks
-empty and with ``ToolwireCallback`` installed, interleaved in many short rounds in this
+empty, holding a callback that does nothing, and holding ``ToolwireCallback``,
+interleaved in many short rounds in this
 one process (each side's best round, and the median of the rounds' paired ratios,
 which the target is checked on: a burst of load on a shared machine spoils a round,
 not the measurement):
