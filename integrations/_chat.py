@@ -186,20 +186,20 @@ class _Pass:
 
     def _tool(self, message: dict[str, Any], at: int) -> dict[str, Any]:
         new_id = self.call_id(message.get("tool_call_id"))
+        paired = {**message, "tool_call_id": new_id}
+        if "name" in message:  # the function name some clients repeat here
+            paired["name"] = self.name(message["name"])
         if not _has_media(message):
-            if new_id == message.get("tool_call_id"):
-                return message
-            return {**message, "tool_call_id": new_id}
+            return message if paired == message else paired
         result = self._result(message)
         (decisions,) = self.resolution.report([result])
         self._note(at, result, decisions)
         parts = message["content"]
         if all(d.outcome in ("native", "text") for d in decisions):
-            return {**message, "tool_call_id": new_id}
+            return paired
         if not any(d.outcome == "native" for d in decisions):
             # no part goes natively: the converter's string form, as the openai wire writes it
-            text = result.to("openai")["content"]
-            return {**message, "tool_call_id": new_id, "content": text}
+            return {**paired, "content": result.to("openai")["content"]}
         content = []
         for decision, part, item in zip(decisions, parts, result.content, strict=True):
             if decision.outcome in ("native", "text"):
@@ -207,7 +207,7 @@ class _Pass:
             else:  # the placeholder: the converter's string form of this item alone
                 alone = ToolResult(id="-", content=[item]).to("openai")["content"]
                 content.append({"type": "text", "text": alone})
-        return {**message, "tool_call_id": new_id, "content": content}
+        return {**paired, "content": content}
 
     def _hoisted(self, run: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
         results = [self._result(message) for message in run]

@@ -25,13 +25,15 @@ def test_gemini_names_are_mapped_in_calls_and_tools_alike(registry: Registry) ->
     rule = NAME_RULES["gemini"]
     messages = conversation("call_1", media=False)
     messages[1]["tool_calls"][0]["function"]["name"] = "1 bad name"
+    messages[2]["name"] = "1 bad name"
     tools = [{"type": "function", "function": {"name": "1 bad name", "parameters": {}}}]
     done = rewrite(
         messages, resolve("gemini", "gemini-3-flash-preview", registry=registry), tools=tools
     )
     assert done is not None and done.tools is not None
     called = done.messages[1]["tool_calls"][0]["function"]["name"]
-    assert called == done.tools[0]["function"]["name"] != "1 bad name"
+    assert called == done.tools[0]["function"]["name"] == done.messages[2]["name"]
+    assert called != "1 bad name"
     assert re.fullmatch(rule.pattern, called)
     assert tools[0]["function"]["name"] == "1 bad name"  # the caller's list as it was
 
