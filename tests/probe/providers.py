@@ -204,6 +204,9 @@ class Api:
     """What one provider's server checks and answers; subclasses fill in the details."""
 
     wire = ""
+    #: also hold each tool result to the converter's own output (False: the provider
+    #: API's rules only, for requests another program wrote, such as LiteLLM's)
+    converter_checks = True
 
     def model_and_key(self, path: str, headers: Any, body: Any) -> tuple[str, str | None]:
         """Return the model the request is for and the key it carries."""
@@ -242,7 +245,11 @@ class AnthropicApi(Api):
     def check(self, path: str, body: Any) -> None:
         check_typed(body, MessageCreateParamsNonStreaming)
         for node in _walk(body["messages"]):
-            if isinstance(node, dict) and node.get("type") == "tool_result":
+            if (
+                self.converter_checks
+                and isinstance(node, dict)
+                and node.get("type") == "tool_result"
+            ):
                 check_anthropic(node)
 
     def has_document(self, body: Any) -> bool:
@@ -281,7 +288,7 @@ class OpenAIApi(Api):
     def check(self, path: str, body: Any) -> None:
         check_typed(body, CompletionCreateParamsNonStreaming)
         for message in body["messages"]:
-            if message["role"] == "tool":
+            if self.converter_checks and message["role"] == "tool":
                 check_openai(message)
 
     def reply(self, model: str, text: str) -> dict[str, Any]:
@@ -336,7 +343,7 @@ class ResponsesApi(Api):
     def check(self, path: str, body: Any) -> None:
         check_typed(body, ResponseCreateParamsNonStreaming)
         for item in body["input"]:
-            if item.get("type") == "function_call_output":
+            if self.converter_checks and item.get("type") == "function_call_output":
                 check_responses(item)
 
     def has_document(self, body: Any) -> bool:
@@ -394,7 +401,7 @@ class GeminiApi(Api):
             raise SchemaError(f"google-genai rejects the request: {exc}") from None
         for content in body["contents"]:
             for part in content["parts"]:
-                if "functionResponse" in part:
+                if self.converter_checks and "functionResponse" in part:
                     check_gemini(part)
 
     def has_document(self, body: Any) -> bool:
@@ -436,7 +443,7 @@ class OllamaApi(Api):
         except Exception as exc:  # pydantic.ValidationError
             raise SchemaError(f"ollama rejects the request: {exc}") from None
         for message in body["messages"]:
-            if message["role"] == "tool":
+            if self.converter_checks and message["role"] == "tool":
                 check_ollama(message)
 
     def reply(self, model: str, text: str) -> dict[str, Any]:
@@ -501,7 +508,7 @@ class BedrockApi(Api):
         validate_converse(request)
         for message in body["messages"]:
             for block in message["content"]:
-                if "toolResult" in block:
+                if self.converter_checks and "toolResult" in block:
                     check_bedrock(block)
 
     def has_document(self, body: Any) -> bool:
@@ -552,8 +559,10 @@ class ProviderServer:
         max_in_flight: int | None = None,
         delay: float = 0.0,
         sigv4_region: str | None = None,
+        converter_checks: bool = True,
     ) -> None:
         self.api = APIS[wire]()
+        self.api.converter_checks = converter_checks
         self.sigv4_region = sigv4_region
         self.paths: list[str] = []
         self.sleep = sleep
@@ -564,6 +573,8 @@ class ProviderServer:
         self.throttled: dict[str, int] = {}
         self._count = threading.Lock()
         self.requests: list[dict[str, Any]] = []
+        #: each request's body as it came over the wire
+        self.raw: list[bytes] = []
         self.failures: list[str] = []
         self._stop = threading.Event()
         server = self
@@ -615,6 +626,7 @@ class ProviderServer:
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
         length = int(request.headers.get("content-length") or 0)
         raw = request.rfile.read(length)
+        self.raw.append(raw)
         try:
             body = json.loads(raw)
             self.requests.append(body)
