@@ -117,7 +117,9 @@ def assert_no_cycle(graph: Graph) -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
 
 
-@pytest.mark.parametrize("package", ["toolwire.convert", "toolwire.registry", "toolwire.server"])
+@pytest.mark.parametrize(
+    "package", ["toolwire.convert", "toolwire.registry", "toolwire.server", "toolwire.integrations"]
+)
 def test_package_imports_point_one_way(package: str) -> None:
     graph = import_graph(package_root(package), package)
     assert len(graph) > 5, f"no modules found for {package}"
