@@ -122,7 +122,7 @@ def assert_no_cycle(graph: Graph) -> None:
 )
 def test_package_imports_point_one_way(package: str) -> None:
     graph = import_graph(package_root(package), package)
-    assert len(graph) > 5, f"no modules found for {package}"
+    assert len(graph) > 1, f"no modules found for {package}"
     assert_no_cycle(graph)
 
 
