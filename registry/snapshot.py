@@ -158,12 +158,12 @@ def evidence_inputs(
 
     :raises DatabaseError: when the registry cannot be read.
     """
-    with registry._reading("cannot read the evidence policy") as connection:
+    with registry.reading("cannot read the evidence policy") as connection:
         return _evidence.read_policy(connection), _evidence.agreeing_days(connection, engine, model)
 
 
 def _changed_at(registry: Registry) -> tuple[int, datetime | None]:
-    with registry._reading("cannot read the registry state") as connection:
+    with registry.reading("cannot read the registry state") as connection:
         row = connection.execute(
             select(registry_state_table.c.revision, registry_state_table.c.updated_at).where(
                 registry_state_table.c.id == 1
@@ -182,7 +182,7 @@ def _document(registry: Registry) -> tuple[int, dict[str, Any]]:
     engines: dict[str, Any] = {}
     policy = _evidence.evidence_policy(registry)
     for engine in registry.engines():
-        with registry._reading("cannot read the observations") as connection:
+        with registry.reading("cannot read the observations") as connection:
             agreeing = _evidence.agreeing_days(connection, engine.name)
         own = registry.engine_snapshot(engine.name, models=())  # its claims and rules
         recorded = resolver.resolve_many(engine.name)

@@ -25,7 +25,9 @@ RAW = ("\x1b", "\x07", "\x9b")
 class HostileServer(ProviderServer):
     """The anthropic API, answering every request with ``REPLY``."""
 
-    def _answer(self, path: str, headers: Any, body: Any) -> dict[str, Any]:
+    def _answer(
+        self, path: str, headers: Any, body: Any, signed: bool | None = None
+    ) -> dict[str, Any]:
         model, _ = self.api.model_and_key(path, headers, body)
         return dict(self.api.reply(model, REPLY))
 

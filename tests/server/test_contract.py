@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from conftest import TOKEN, Served
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import (
     content_type_conformance,
@@ -21,6 +20,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from served import TOKEN, Served
 from toolwire.server._openapi import openapi_document
 
 

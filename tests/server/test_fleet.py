@@ -8,7 +8,7 @@ from contextlib import ExitStack
 
 import httpx
 import pytest
-from conftest import Served, cli
+from served import Served, cli
 
 BODY = {
     "engine": "openai-responses",

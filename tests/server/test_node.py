@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import TOKEN, Served
+from served import TOKEN, Served
 
 SCRIPT = Path(__file__).with_name("node") / "format_client.mjs"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from conftest import LIMIT, TOKEN, Served, cli, start_server
 from openapi_spec_validator import validate
+from served import LIMIT, TOKEN, Served, cli, start_server
 from toolwire.registry.cli import main
 from toolwire.registry.snapshot import schema_text
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
-from conftest import MODELS, cli
+from served import MODELS, cli
 from toolwire.convert import WIRES
 from toolwire.registry import FLAGS, Registry, resolve
 from toolwire.registry.cli import main
