@@ -9,14 +9,23 @@ from typing import Any
 from .._audience import for_the_model
 from .._options import ALL_OPTIONS, Options, Wire, resolve_options
 from ..errors import UnknownWire
-from . import anthropic, bedrock, gemini, hermes, ollama, openai, responses
+from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
 __all__ = ["TABLE", "plan"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
         module.WIRE.name: module.WIRE
-        for module in (anthropic, openai, responses, gemini, ollama, hermes, bedrock)
+        for module in (
+            anthropic,
+            openai,
+            responses,
+            gemini,
+            ollama,
+            hermes,
+            bedrock,
+            gemini_interactions,
+        )
     }
 )
 
