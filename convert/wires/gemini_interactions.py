@@ -2,9 +2,9 @@
 
 ``CreateInteraction`` (``POST /v1beta/interactions``), which ai.google.dev lists
 as the recommended Gemini endpoint. Shape checked against the ``FunctionResultStep``
-type of the installed Google Gen AI SDK (``google-genai`` 3.x,
-``google.genai._gaos.types.interactions``) and the js-genai reference
-(``FunctionResultStep``, ``FunctionResultContent``).
+type of the installed Google Gen AI SDK (``google-genai`` 3.6,
+``google.genai.interactions``; the tests validate every step against it) and the
+js-genai reference (``FunctionResultStep``, ``FunctionResultContent``).
 
 - Block: ``{"type": "function_result", "call_id": id, "name": name,
   "is_error": true, "result": ...}``. ``call_id`` is required (``ID_RULE``: any
@@ -34,8 +34,8 @@ type of the installed Google Gen AI SDK (``google-genai`` 3.x,
     (Gemini's inline request limit); larger images stay placeholders;
   - else the string form, placeholders included.
 - PDFs have no native form here: the documented subcontent of a function
-  result is text and image only (js-genai ``FunctionResultSubcontent``, Java
-  ``FunctionResultSubcontent``: ``ImageContent``, ``TextContent``). The 3.x
+  result is text and image only (js-genai ``FunctionResultSubcontent``, java-genai
+  ``FunctionResultSubcontent``: ``ImageContent``, ``TextContent``). The 3.6
   Python SDK's generated union also admits ``document``, ``audio`` and
   ``video`` items, but no documentation shows a model reading one there, so a
   PDF is its placeholder. No URL form either (``url_sources`` is not read).
@@ -50,10 +50,10 @@ Reading a step back (``read``): ``call_id``, ``name`` (missing: ``""``) and
 ``""``), placeholders included; an object is the structured content (``{}``
 included); a list is one item per entry: ``text`` a text item, ``image`` (or
 ``document``, ``audio``) with ``data`` and ``mime_type`` an MCP image (blob
-resource, audio) by that type, an ``image`` with only a ``uri`` a ``resource_link``, anything
-else its placeholder. Not a ``function_result``, a non-string id or name, a
-non-boolean ``is_error``, or a result that is none of the three forms:
-``InvalidBlock``.
+resource, audio) by that type, an ``image`` with only a ``uri`` a
+``resource_link``, anything else its placeholder. Not a ``function_result``, a
+non-string id or name, a non-boolean ``is_error``, or a result that is none of
+the three forms: ``InvalidBlock``.
 """
 
 from __future__ import annotations
