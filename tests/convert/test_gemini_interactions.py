@@ -98,6 +98,9 @@ def test_the_name_is_optional_and_held_to_geminis_rule_when_given() -> None:
     check_block(WIRE, mapped)
     # an empty name stays none sent under a map too (nothing to pair)
     assert "name" not in ToolResult(id="c").to(WIRE, ids=IdMap())
+    assert IdMap().name(WIRE, "") == ""  # the rule takes no name: it maps to itself
+    with pytest.raises(InvalidId, match="an empty tool name cannot be mapped"):
+        IdMap().name("gemini", "")  # where a name is required, still refused
 
 
 def test_an_empty_call_id_is_refused_with_the_fix() -> None:
