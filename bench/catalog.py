@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from toolwire.registry import Registry
-from toolwire.registry.catalog import CatalogReport, installed_catalog, source_of
+from toolwire.registry.catalog import CatalogReport, import_catalog, installed_catalog, source_of
 
 #: Rounds of the import against the raw inserts (each on fresh copies of one registry).
 ROUNDS = 7
@@ -151,8 +151,8 @@ def main() -> int:
         # ROUNDS rounds, each on fresh copies, the two sides in a fresh random order:
         # the machine may be busy, so the per-round ratios' median decides
         with Registry(f"sqlite:///{memory_path}") as registry:  # what the raw side inserts
-            planned = registry.import_catalog(
-                "models.dev", data, origin=origin, recorded_by="b", dry_run=True
+            planned = import_catalog(
+                registry, "models.dev", data, origin=origin, recorded_by="b", dry_run=True
             )
         ratios, imports, raws, reimports = [], [], [], []
         for n in range(ROUNDS):
@@ -168,14 +168,14 @@ def main() -> int:
                 with Registry(f"sqlite:///{ours}") as registry:
                     registry.revision()  # the connection is open before the clock starts
                     started = time.perf_counter()
-                    report = registry.import_catalog(
-                        "models.dev", data, origin=origin, recorded_by="b"
+                    report = import_catalog(
+                        registry, "models.dev", data, origin=origin, recorded_by="b"
                     )
                     imported = time.perf_counter() - started
                     revision = registry.revision()
                     started = time.perf_counter()
-                    again = registry.import_catalog(
-                        "models.dev", data, origin=origin, recorded_by="b"
+                    again = import_catalog(
+                        registry, "models.dev", data, origin=origin, recorded_by="b"
                     )
                     reimported = time.perf_counter() - started
                     assert registry.revision() == revision, "a re-import with no change wrote"
@@ -217,7 +217,7 @@ def main() -> int:
         with Registry(f"sqlite:///{memory_path}") as registry:
             registry.revision()
             tracemalloc.start()
-            registry.import_catalog("models.dev", data, origin=origin, recorded_by="b")
+            import_catalog(registry, "models.dev", data, origin=origin, recorded_by="b")
             _, import_peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
         print(

@@ -297,11 +297,8 @@ def run_case(table: Table, case: str, content: Content, wire: str, native: bool)
 
 
 def main() -> int:
-    try:
-        from toolwire.convert._compiled import speedups
-    except ImportError:  # a toolwire from before the C helpers
-        speedups = None
-    print(f"C helpers: {'in use' if speedups else 'not in use'} (TOOLWIRE_PURE=1: the pure forms)")
+    load = os.getloadavg()
+    print(f"CPUs: {os.cpu_count()}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     table = Table()
     for case, content in CASES.items():
         for wire in WIRES:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ._api import (
     KINDS,
+    NAMED_WIRES,
     WIRES,
     carries_native,
     format_tool_results,
@@ -45,6 +46,7 @@ from .errors import (
 __all__ = [
     "ID_RULES",
     "KINDS",
+    "NAMED_WIRES",
     "NAME_RULES",
     "OPTIONS",
     "OUTCOMES",
@@ -71,3 +73,11 @@ __all__ = [
     "report",
     "wire_options",
 ]
+
+# Each exported class and function shows its public home (its ``repr``, its
+# documentation, pickling by name), not the private module it is written in.
+for _name in __all__:
+    _value = globals()[_name]
+    if isinstance(_value, type) or callable(_value):
+        _value.__module__ = __name__
+del _name, _value

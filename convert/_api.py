@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._hoist import hoist as _hoist
-from ._idmap import prepare
+from ._idmap import map_pair, prepare_ids
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import _DEFAULT_PLANS, _PLANS, TABLE, plan
+from .wires import DEFAULT_PLANS, TABLE, plan
 
 __all__ = [
     "KINDS",
+    "NAMED_WIRES",
     "WIRES",
     "carries_native",
     "format_tool_results",
@@ -24,11 +25,11 @@ __all__ = [
 
 #: Every wire name, in a stable order.
 WIRES: tuple[str, ...] = tuple(TABLE)
+#: The wires whose blocks name the tool: a result sent there needs a name.
+NAMED_WIRES: tuple[str, ...] = tuple(name for name, spec in TABLE.items() if spec.needs_name)
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
 _ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
-# (wire, image_input, native_pdf, source_blocks, response_tag) -> plan, for hoist=True
-_HOIST_PLANS: dict[tuple[object, ...], tuple[Any, Any]] = {}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -97,36 +98,37 @@ def format_tool_results(
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
     """
-    try:  # the hot path: one lookup, as in ToolResult.to
-        if unknown:
-            raise KeyError
-        if hoist is True:  # hoisting's own plans: one lookup still
-            block, resolved = _HOIST_PLANS[
-                (wire, image_input, native_pdf, source_blocks, response_tag)
-            ]
-        elif hoist is not None:
-            raise KeyError
-        elif (
-            image_input is None
-            and native_pdf is None
-            and source_blocks is None
-            and response_tag is None
-        ):
-            block, resolved = _DEFAULT_PLANS[wire]
-        else:
-            block, resolved = _PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)]
-    except (KeyError, TypeError):
-        ids, id_rule = unknown.pop("ids", None), unknown.pop("id_rule", None)
+    if type(results) is not list and (
+        isinstance(results, (str, bytes, Mapping)) or not isinstance(results, Iterable)
+    ):
+        raise InvalidToolResult(
+            f"results must be a list of ToolResult objects, not {type(results).__name__}"
+        )
+    if (
+        image_input is None
+        and native_pdf is None
+        and source_blocks is None
+        and response_tag is None
+        and hoist is None
+        and not unknown
+        and type(wire) is str
+        and wire in DEFAULT_PLANS
+    ):  # the usual call: one lookup, as in ToolResult.to
+        block, resolved = DEFAULT_PLANS[wire]
+    else:
+        ids = unknown.pop("ids", None) if unknown else None
+        id_rule = unknown.pop("id_rule", None) if unknown else None
         if hoist is not None:
             unknown["hoist"] = hoist
         block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
-        if hoist is True and len(_HOIST_PLANS) < 256 and len(unknown) == 1:
-            _HOIST_PLANS[(wire, image_input, native_pdf, source_blocks, response_tag)] = (
-                block,
-                resolved,
-            )
         if ids is not None or id_rule is not None:
-            results = prepare(wire, results, ids, id_rule)
+            idmap, rule = prepare_ids(ids, id_rule)
+            results = [
+                result._renamed(*map_pair(wire, result.id, result.name, idmap, rule))
+                if isinstance(result, ToolResult)
+                else result
+                for result in results
+            ]
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         if type(results) is not list:
             results = list(results)
@@ -136,7 +138,8 @@ def format_tool_results(
                 for each in results:
                     if type(each) is not ToolResult:
                         _checked(each)
-                return _hoist(wire, results, TABLE[wire].block, resolved)
+                spec = TABLE[wire]
+                return _hoist(spec, results, spec.block, resolved)
             blocks.append(block(result, resolved))
         return _ENVELOPES[wire](blocks)
     blocks = []

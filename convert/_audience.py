@@ -10,12 +10,10 @@ model-facing block, and the string form is rebuilt from the items that stay.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import _items
-
-if TYPE_CHECKING:
-    from ._result import ToolResult
+from ._items import plain_texts
+from ._wire import Result, Source
 
 __all__ = ["AudienceView", "for_model", "for_the_model"]
 
@@ -36,7 +34,7 @@ class AudienceView:
 
     __slots__ = ("_items", "_string", "_structured", "_texts", "id", "is_error", "name")
 
-    def __init__(self, result: ToolResult, keep: tuple[bool, ...]) -> None:
+    def __init__(self, result: Source, keep: tuple[bool, ...]) -> None:
         self.name = result.name
         self.id = result.id
         self.is_error = result.is_error
@@ -46,16 +44,15 @@ class AudienceView:
         self._string = (
             "\n".join(item.text for item in items) if items else self._structured[1] or ""
         )
-        plain = all(item.kind == _items.TEXT and item.cache_control is None for item in items)
-        self._texts = tuple(i.text for i in items if i.text.strip()) if plain else None
+        self._texts = plain_texts(items)
 
 
-def for_the_model(result: ToolResult) -> ToolResult | AudienceView:
+def for_the_model(result: Source) -> Result:
     """Return ``result`` itself when every item is for the model, else a view without the rest."""
     if result._texts is not None and result._parsed is None:  # all plain text, unparsed
         return result
     # the frozen items, 1:1 with ``_items``; a plain text (a string) has no annotations
-    keep = tuple(type(raw) is str or for_model(raw) for raw in result._source)
+    keep = tuple(isinstance(raw, str) or for_model(raw) for raw in result._source)
     if all(keep):
         return result
     return AudienceView(result, keep)

@@ -9,27 +9,16 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   tail (a line-wrapped payload) is cleaned in full there.
 - :func:`clean` is the strict check, O(payload): every symbol in the alphabet,
   whitespace stripped, padding added. It runs on the first native use of a
-  payload and is remembered by the item. Three methods give the same verdict on
+  payload and is remembered by the item. Two methods give the same verdict on
   every input: ``translate`` (the standard library: ``bytes.translate`` over
-  64 KB chunks, no decoding); where the optional ``pybase64`` package is
-  installed (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict
-  mode over 512 KB chunks, each decoded chunk dropped at once); and where
-  toolwire's own C helpers were built at install (``_compiled``), ``compiled``
-  (``_speedups.alphabet``: 32 symbols at a time, with AVX2 where the CPU has
-  it; no decoding, so nothing is allocated). Memory stays flat every way.
-  :func:`use` picks one (by default, on the first check, the fastest
-  installed: compiled, then pybase64, then translate); :func:`methods` lists
-  those installed.
-- With the ``compiled`` method, a payload sent as a ``data:`` URL (responses,
-  hoisting on openai) is checked while it is copied into the URL
-  (:func:`checked_url`): one read of it instead of two.
-- On CPython the ``pybase64`` method reads a large payload's chunks through a
-  read-only view of the string's own bytes (``_find_viewer``: ``ctypes`` and
-  ``PyMemoryView_FromMemory``, guarded by the string's size and checked once),
-  not through slices that copy each chunk first: a departure from plain
-  Python, taken because the slices were ~40 % of the check on a 10 MB PDF and
-  the check is what toolwire adds over a converter that checks nothing
-  (``bench/peers.py``). Anywhere the view is not offered, the slices are used.
+  64 KB chunks, no decoding) and, where the ``pybase64`` package is installed
+  (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict mode over
+  512 KB chunks, each decoded chunk dropped at once). Memory stays flat either
+  way. :func:`use` picks one (by default, on the first check, the fastest
+  installed); :func:`methods` lists those installed.
+- The final quantum is canonical (the bits a short one leaves over are zero):
+  :func:`_canonical_end` is the one place that says so, for the screen, the
+  look and the strict check alike.
 
 The conversion paths pass the cleaned string through as the same object, or
 copy it once into a ``data:`` URL.
@@ -38,14 +27,10 @@ copy it once into a ``data:`` URL.
 from __future__ import annotations
 
 import binascii
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from ._compiled import speedups
-
 __all__ = [
-    "checked_url",
     "clean",
     "clean_translate",
     "data_url",
@@ -70,9 +55,6 @@ _CHUNK = 64 * 1024
 # the decoded chunk (384 KB, dropped at once) still fits a core's L2 cache (measured
 # best of 64 KB to 1 MB in bench/peers.py's PDF row)
 _FAST_CHUNK = 512 * 1024
-# from this many symbols the check reads a view of the string (see _find_viewer): below
-# it, making the view costs more than the copy of a slice it saves
-_VIEW_FROM = 64 * 1024
 
 # Leading bytes of the media kinds a wire can carry natively, by their first three
 # (WebP, ``RIFF....WEBP``, is checked apart: its signature has a gap).
@@ -96,11 +78,16 @@ def _core(data: str) -> int | None:
     rest = core % 4
     if rest == 1 or (pads and (rest == 0 or rest + pads > 4)):
         return None
-    if rest:
-        value = _VALUE.get(data[core - 1])
-        if value is None or value & (0x0F if rest == 2 else 0x03):
-            return None
+    if rest and not _canonical_end(data[core - 1], rest):
+        return None
     return core
+
+
+def _canonical_end(symbol: str, rest: int) -> bool:
+    """Return True when ``symbol``, the last of a final quantum of ``rest`` symbols
+    (2 or 3) before its padding, leaves no set bits over (the canonical encoding)."""
+    value = _VALUE.get(symbol)
+    return value is not None and not value & (0x0F if rest == 2 else 0x03)
 
 
 def _in_alphabet(symbols: str) -> bool:
@@ -169,109 +156,19 @@ def _clean_pybase64(data: object) -> str | None:
         return clean_translate(data)
     whole = core - core % 4  # whole quanta; the few symbols after them are checked apart
     decode = (_pybase64 or _import_pybase64()).b64decode
-    # Over a chunk, decode slices of a view of the string's own bytes where the
-    # interpreter gives one (no copy of each chunk); else slices of the string.
-    view = (_viewer or _find_viewer())(data) if whole > _VIEW_FROM else None
-    source: Any = data if view is None else view
     try:
         for start in range(0, whole, _FAST_CHUNK):
             end = min(start + _FAST_CHUNK, whole)
             # Strict mode takes padding at a chunk's end; inside the core it is an error.
             if data[end - 1] == "=":
                 return clean_translate(data)
-            decode(source[start:end], validate=True)
+            decode(data[start:end], validate=True)
     except ValueError:  # binascii.Error: a symbol outside the alphabet (or whitespace)
         return clean_translate(data)
-    finally:
-        if view is not None:
-            view.release()
     if whole < core and not _in_alphabet(data[whole:core]):
         return clean_translate(data)
     missing = -len(data) % 4  # padding left out (accepted, and added back)
     return data + "=" * missing if missing else data
-
-
-def _clean_compiled(data: object) -> str | None:
-    """:func:`clean_translate`'s verdict, with the compiled alphabet check
-    (``_speedups.alphabet``) for a well-formed payload (anything else is left to
-    ``clean_translate``)."""
-    if type(data) is not str or not data.isascii() or speedups is None:
-        return clean_translate(data)
-    core = _core(data)
-    if core is None or not speedups.alphabet(data, core):
-        return clean_translate(data)
-    missing = -len(data) % 4  # padding left out (accepted, and added back)
-    return data + "=" * missing if missing else data
-
-
-def checked_url(mime: str, data: str) -> str | None:
-    """Return ``data_url(mime, data)`` for a payload that is clean as it stands, checked
-    while it is copied (one read of the payload, not two); None when it is not clean
-    as it stands, or where the compiled method is not the one in use: the caller then
-    checks it with :func:`clean` and copies it with :func:`data_url`.
-
-    "Clean as it stands" is :func:`clean` returning ``data`` itself: whole quanta, a
-    canonical final quantum, every other symbol in the alphabet.
-    """
-    if (_method or use()) != "compiled" or len(data) % 4 or speedups is None:
-        return None
-    core = _core(data)
-    if core is None:
-        return None
-    url: str | None = speedups.data_url(data_url(mime, ""), data, core)  # the same prefix
-    return url
-
-
-def _no_view(data: str) -> None:
-    return None
-
-
-_viewer: Callable[[str], memoryview | None] | None = None  # once found (see _find_viewer)
-
-
-def _find_viewer() -> Callable[[str], memoryview | None]:
-    """Return the function giving a read-only view of an ASCII string's bytes, or
-    one that gives None where the interpreter offers no such view.
-
-    CPython keeps a compact ASCII string's symbols, one byte each, right after its
-    fixed header; ``PyMemoryView_FromMemory`` (through ``ctypes``) views them in
-    place. A string is viewed only when its size is exactly that header, its
-    length and the terminating NUL (so it has no other representation), and the
-    view is checked once on a string built here; anything else (another
-    interpreter, no ``ctypes``, a layout that differs) gives no view, and the
-    check slices the string instead. The caller holds the string while the view
-    lives and releases the view after.
-    """
-    global _viewer
-    _viewer = _no_view
-    if sys.implementation.name != "cpython":
-        return _viewer
-    try:
-        import ctypes
-
-        prototype = ctypes.PYFUNCTYPE(
-            ctypes.py_object, ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int
-        )
-        from_memory = prototype(("PyMemoryView_FromMemory", ctypes.pythonapi))
-    except (ImportError, AttributeError, OSError):
-        return _viewer
-    header = sys.getsizeof("") - 1
-    sizeof = sys.getsizeof
-    read_only = 0x100  # PyBUF_READ
-
-    def view(data: str) -> memoryview | None:
-        if sizeof(data) != header + len(data) + 1:
-            return None
-        found: memoryview = from_memory(id(data) + header, len(data), read_only)
-        return found
-
-    probe = "".join(["QUJD", "REVG"]) * 3  # built at run time: not a shared constant
-    seen = view(probe)
-    if seen is not None and seen.readonly and seen.tobytes() == probe.encode("ascii"):
-        _viewer = view
-    if seen is not None:
-        seen.release()
-    return _viewer
 
 
 _pybase64: Any = None  # the module once imported (False: not installed)
@@ -285,8 +182,7 @@ def methods() -> tuple[str, ...]:
     """
     if _pybase64 is None:
         _import_pybase64()
-    installed = ("pybase64", "translate") if _pybase64 else ("translate",)
-    return ("compiled", *installed) if speedups is not None else installed
+    return ("pybase64", "translate") if _pybase64 else ("translate",)
 
 
 def _import_pybase64() -> Any:
@@ -302,7 +198,6 @@ def _import_pybase64() -> Any:
 
 
 _METHODS: dict[str, Callable[[object], str | None]] = {
-    "compiled": _clean_compiled,
     "pybase64": _clean_pybase64,
     "translate": clean_translate,
 }
@@ -399,10 +294,10 @@ def look(data: object) -> tuple[int | None, str | None]:
                 else:
                     if data[-1] != "=":
                         return size // 4 * 3, sniffed
-                    if data[-2] == "=":  # two symbols in the final quantum: 4 spare bits
-                        if not _VALUE[data[-3]] & 0x0F:
+                    if data[-2] == "=":  # two symbols in the final quantum
+                        if _canonical_end(data[-3], 2):
                             return size // 4 * 3 - 2, sniffed
-                    elif not _VALUE[data[-2]] & 0x03:
+                    elif _canonical_end(data[-2], 3):
                         return size // 4 * 3 - 1, sniffed
     size_ = screen(data)
     return size_, None if size_ is None else sniff(data)  # type: ignore[arg-type]

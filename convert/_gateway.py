@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._api import format_tool_results
-from ._result import ToolResult, _as_mapping
-from .errors import InvalidBlock, InvalidOption, InvalidToolResult, UnknownWire
+from ._result import ToolResult
+from .errors import InvalidBlock, InvalidId, InvalidOption, UnknownWire
 from .wires import TABLE
 
-__all__ = ["convert_tool_results", "read_block"]
+__all__ = ["convert_tool_results"]
 
 
 def convert_tool_results(
@@ -57,25 +57,42 @@ def convert_tool_results(
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
         raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
-    if source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule")):
+    kept = source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule"))
+    if kept:
         unknown.pop("ids", None)  # ids go back to the provider that minted them as they are
     if isinstance(blocks, (str, bytes, Mapping)) or not isinstance(blocks, Iterable):
         raise InvalidBlock(f"blocks must be a list of blocks, not {type(blocks).__name__}")
     results = []
     for index, block in enumerate(blocks):
         try:
-            results.append(read_block(ToolResult, source_wire, block, "", "", names))
+            results.append(ToolResult._from_block(source_wire, block, "", "", names))
         except InvalidBlock as exc:
             raise InvalidBlock(f"blocks[{index}]: {exc}") from None
-    return format_tool_results(
-        target_wire,
-        results,
-        image_input=image_input,
-        native_pdf=native_pdf,
-        source_blocks=source_blocks,
-        response_tag=response_tag,
-        **unknown,
-    )
+    try:
+        return format_tool_results(
+            target_wire,
+            results,
+            image_input=image_input,
+            native_pdf=native_pdf,
+            source_blocks=source_blocks,
+            response_tag=response_tag,
+            **unknown,
+        )
+    except InvalidId as exc:
+        if not kept or "; pass ids=IdMap()" not in str(exc):
+            raise
+        # the advice to pass ids=IdMap() does not hold here: say why the ids are kept
+        head = str(exc).split("; pass ids=IdMap()", 1)[0]
+        raise InvalidId(
+            f"{head}; from the {target_wire} wire to itself ids and names go back to the"
+            " provider that minted them unchanged, so ids=IdMap() leaves them alone: give"
+            " id_rule= the rule of the provider behind the route (such as 'mistral' on"
+            " openai) to map them, or fix the block at its source",
+            wire=exc.wire,
+            value=exc.value,
+            rule=exc.rule,
+            kind=exc.kind,
+        ) from None
 
 
 def _other_rule(wire: str, id_rule: object) -> bool:
@@ -84,41 +101,3 @@ def _other_rule(wire: str, id_rule: object) -> bool:
     were not minted there and may need the map."""
     own = TABLE[wire].id_rule
     return id_rule is not None and (own is None or id_rule != own.name)
-
-
-def read_block(
-    cls: type[ToolResult],
-    wire: object,
-    block: object,
-    name: str,
-    id_: str,
-    names: Mapping[str, str] | None,
-) -> ToolResult:
-    """Return ``cls`` built from ``block`` by the reader ``wire`` declares (``from_wire``).
-
-    ``name`` and ``id_`` fill in what the block lacks; then ``names`` (call id -> tool
-    name), if given. Built through the public constructor only.
-    """
-    spec = TABLE.get(wire) if isinstance(wire, str) else None
-    if spec is None:
-        raise UnknownWire(wire, TABLE)
-    if spec.read is None:
-        raise InvalidBlock(f"blocks of the {wire} wire cannot be read")
-    if not isinstance(name, str) or not isinstance(id_, str):
-        raise InvalidToolResult("name and id must be strings")
-    if not isinstance(block, (str, Mapping)):
-        block = _as_mapping(block) or block  # an SDK object (pydantic model)
-    fields = spec.read(block)
-    call_id = fields.id or id_
-    if not (name := fields.name or name) and names:
-        name = names.get(call_id, "")  # convert_tool_results checked the strings
-    try:
-        return cls(
-            name=name,
-            id=call_id,
-            content=fields.content,
-            is_error=fields.is_error,
-            structured_content=fields.structured_content,
-        )
-    except InvalidToolResult as exc:  # e.g. a response holding a value JSON has no form for
-        raise InvalidBlock(f"{wire} block: {exc}") from None

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ._idrules import MISTRAL, IdRule, check_value, shown
-from ._result import ToolResult
 from .errors import InvalidId, InvalidOption, UnknownWire
-from .wires import TABLE, plan
+from .wires import TABLE
 
-__all__ = ["ID_RULES", "NAME_RULES", "IdMap", "apply", "prepare", "renamed", "to_with_ids"]
+__all__ = ["ID_RULES", "NAME_RULES", "IdMap", "map_pair", "prepare_ids"]
 
 #: rule name -> the call-id rule: every wire that has one, and ``mistral`` (an engine's)
 ID_RULES: Mapping[str, IdRule] = MappingProxyType(
@@ -187,7 +185,10 @@ class IdMap:
                 return original  # a rule that takes no value (an optional name): none sent
             raise InvalidId(
                 f"an empty {_what(kind)} cannot be mapped: nothing pairs the result with its"
-                " call (give the tool call an id, and the result the same one)",
+                " call (give the tool call an id, and the result the same one)"
+                if kind == "id"
+                else "an empty tool name cannot be mapped: the block carries none; pass"
+                " names={call id: tool name} to name each result's tool",
                 wire=str(target),
                 rule=found.rule.name,
                 kind=kind,
@@ -212,7 +213,9 @@ class IdMap:
 
     def _back(self, target: object, mapped: object, kind: str) -> str:
         found = _target(target, kind)
-        original = self._reverse.get((kind, found.rule.name, mapped))  # type: ignore[arg-type]
+        if type(mapped) is not str and not isinstance(mapped, str):
+            raise InvalidId(f"a {_what(kind)} must be a string, not {type(mapped).__name__}")
+        original = self._reverse.get((kind, found.rule.name, str(mapped)))
         if original is None:
             raise InvalidId(
                 f"{_what(kind)} {shown(str(mapped))} was not given by this map for {target}",
@@ -231,47 +234,46 @@ def _what(kind: str) -> str:
     return "call id" if kind == "id" else "tool name"
 
 
-def renamed(result: ToolResult, id_: str, name: str) -> ToolResult:
-    """Return ``result`` with another id and name (the same object when both are equal)."""
-    if id_ == result.id and name == result.name:
-        return result
-    copy: Any = object.__new__(type(result))
-    set_ = object.__setattr__
-    for slot in ToolResult.__slots__:
-        set_(copy, slot, getattr(result, slot))
-    set_(copy, "id", id_)
-    set_(copy, "name", name)
-    return copy  # type: ignore[no-any-return]
+def prepare_ids(ids: object, id_rule: object) -> tuple[IdMap | None, IdRule | None]:
+    """Return the options ``ids`` (an ``IdMap`` or None) and ``id_rule`` (a rule name in
+    ``ID_RULES`` or None: the wire's own) as the map and the rule they name.
 
-
-def apply(
-    wire: str, results: Iterable[object], ids: object, rule: IdRule | None = None
-) -> list[Any]:
-    """Return ``results`` with ids and names mapped by ``ids`` for ``wire``.
-
-    ``rule`` (an engine's, such as ``mistral``) replaces the wire's id rule.
-    Anything in ``results`` that is not a ``ToolResult`` is left for the caller
-    to refuse.
-
-    :raises InvalidOption: when ``ids`` is not an ``IdMap``.
-    :raises InvalidId: for an empty id or name that the target's rule needs.
+    :raises InvalidOption: when ``ids`` is not an ``IdMap`` or ``id_rule`` not a rule.
     """
-    if not isinstance(ids, IdMap):
+    rule = None
+    if id_rule is not None:
+        if not isinstance(id_rule, str) or id_rule not in ID_RULES:
+            raise InvalidOption(
+                f"id_rule must be one of {', '.join(sorted(ID_RULES))}, not {id_rule!r}"
+            )
+        rule = ID_RULES[id_rule]
+    if ids is not None and not isinstance(ids, IdMap):
         raise InvalidOption(f"ids must be an IdMap, not {type(ids).__name__}")
+    return ids, rule
+
+
+def map_pair(
+    wire: str, call_id: str, name: str, ids: IdMap | None, rule: IdRule | None
+) -> tuple[str, str]:
+    """Return the call id and tool name to send on ``wire``: mapped by ``ids`` (the id
+    under ``rule``, an engine's such as ``mistral``, where given, else the wire's own;
+    the name under the wire's name rule), or, without ``ids``, as they are once the
+    id is checked under ``rule``.
+
+    :raises InvalidId: for an id the rule refuses (without ``ids``), or an empty id or
+        name that the target's rule needs (with ``ids``).
+    """
     spec = TABLE[wire]
+    if ids is None:
+        if rule is not None:
+            check_value(rule, call_id, wire)
+        return call_id, name
     id_target: object = rule if rule is not None else spec.id_rule
-    out: list[Any] = []
-    for result in results:
-        if isinstance(result, ToolResult):
-            new_id = result.id if id_target is None else ids._map(id_target, result.id, "id")
-            if rule is not None and spec.id_rule is not None and rule != spec.id_rule:
-                _both(rule, spec.id_rule, new_id, wire)
-            new_name = result.name
-            if spec.name_rule is not None:
-                new_name = ids._map(wire, result.name, "name")
-            result = renamed(result, new_id, new_name)
-        out.append(result)
-    return out
+    new_id = call_id if id_target is None else ids._map(id_target, call_id, "id")
+    if rule is not None and spec.id_rule is not None and rule != spec.id_rule:
+        _both(rule, spec.id_rule, new_id, wire)
+    new_name = ids._map(wire, name, "name") if spec.name_rule is not None else name
+    return new_id, new_name
 
 
 def _both(rule: IdRule, own: IdRule, mapped: str, wire: str) -> None:
@@ -290,56 +292,3 @@ def _both(rule: IdRule, own: IdRule, mapped: str, wire: str) -> None:
             value=mapped,
             rule=own.name,
         ) from exc
-
-
-def prepare(wire: str, results: Iterable[object], ids: object, id_rule: object) -> list[Any]:
-    """Return ``results`` mapped by ``ids`` (an ``IdMap`` or None) for ``wire``, with ids
-    checked under ``id_rule`` (a rule name in ``ID_RULES``, or None: the wire's own).
-
-    :raises InvalidOption: when ``ids`` is not an ``IdMap`` or ``id_rule`` not a rule.
-    :raises InvalidId: for an id the rule refuses (without ``ids``), or an empty one
-        the map cannot pair.
-    """
-    rule = None
-    if id_rule is not None:
-        if not isinstance(id_rule, str) or id_rule not in ID_RULES:
-            raise InvalidOption(
-                f"id_rule must be one of {', '.join(sorted(ID_RULES))}, not {id_rule!r}"
-            )
-        rule = ID_RULES[id_rule]
-    if ids is not None:
-        return apply(wire, results, ids, rule)
-    results = list(results)
-    if rule is not None:
-        for result in results:
-            if isinstance(result, ToolResult):
-                check_value(rule, result.id, wire)
-    return results
-
-
-def to_with_ids(
-    result: ToolResult,
-    wire: str,
-    image_input: bool | None,
-    native_pdf: bool | None,
-    source_blocks: bool | None,
-    response_tag: str | None,
-    unknown: dict[str, object],
-) -> Any:
-    """Return ``result.to(wire, ...)`` with ``ids`` / ``id_rule`` (in ``unknown``) applied.
-
-    :raises InvalidOption: when ``ids`` is not an ``IdMap`` or ``id_rule`` not a rule.
-    :raises InvalidId: see ``prepare``.
-    """
-    ids = unknown.pop("ids", None)
-    id_rule = unknown.pop("id_rule", None)
-    plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)  # checks first
-    (mapped,) = prepare(wire, [result], ids, id_rule)
-    return mapped.to(
-        wire,
-        image_input=image_input,
-        native_pdf=native_pdf,
-        source_blocks=source_blocks,
-        response_tag=response_tag,
-        **unknown,
-    )

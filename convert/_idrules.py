@@ -63,10 +63,14 @@ def shown(value: str) -> str:
 
 def _fail(rule: IdRule, value: str, wire: str, kind: str) -> InvalidId:
     what = "call id" if kind == "id" else "tool name"
-    fix = "ids=IdMap()" if kind == "id" else "ids=IdMap() (it maps names too)"
+    if kind == "name" and not value:  # an IdMap maps a name, it cannot invent one
+        fix = "pass names={call id: tool name}: the block carries no tool name"
+    else:
+        fix = "pass " + ("ids=IdMap()" if kind == "id" else "ids=IdMap() (it maps names too)")
+        fix += " to map it to one the API accepts"
     return InvalidId(
         f"{wire} wire: {what} {shown(value)} breaks the {rule.name} rule"
-        f" ({rule.pattern}: {rule.description}); pass {fix} to map it to one the API accepts",
+        f" ({rule.pattern}: {rule.description}); {fix}",
         wire=wire,
         value=value,
         rule=rule.name,

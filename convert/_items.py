@@ -35,8 +35,7 @@ How a wire reads an item:
   is pure), or ``(None, text)`` with the placeholder to send instead (over the
   limit, or ``... (invalid base64)`` when the strict check failed).
   ``item.native(limit, url=True)`` gives the payload as a ``data:`` URL instead
-  (the MIME type for an image, ``application/pdf`` for a PDF), checked while it
-  is copied where the compiled check is in use (:func:`_base64.checked_url`).
+  (the MIME type for an image, ``application/pdf`` for a PDF).
   :func:`unsent` turns what ``native`` gave into the reason the wires'
   ``reason`` functions and the report give (``too_large``, ``invalid_base64``).
 - A wire declares, per media kind, a :class:`Form`: the MIME types it takes
@@ -44,6 +43,11 @@ How a wire reads an item:
   :func:`native_media` is the one gate every wire (and hoisting) decides
   with: the option that lets the model read the kind, the MIME type, the
   limit, then ``native``; it gives the reason, the payload and the text.
+- ``reason``: why an ``OTHER`` item is a placeholder (a key of the report's
+  ``REASONS``: ``invalid_base64``, ``no_form``, ``unsupported_mime``,
+  ``malformed``, ``unknown_type``), set where the item is made; ``""`` for the
+  other kinds.
+- :func:`placeholder` is the one writer of a placeholder's text.
 - Nothing else about an item changes after it is built; a wire never decodes.
 """
 
@@ -72,6 +76,8 @@ __all__ = [
     "native_media",
     "normal_mime",
     "parse_item",
+    "placeholder",
+    "plain_texts",
     "unsent",
 ]
 
@@ -91,6 +97,11 @@ _LEADING = (
 
 
 _UNCHECKED: Any = object()  # the strict base64 check has not run yet
+# the reasons an OTHER item is a placeholder, as the report names them
+INVALID = "invalid_base64"
+MALFORMED = "malformed"
+_UNSUPPORTED = "unsupported_mime"
+_BLOBS = frozenset({"image", "resource"})  # item types that carry a payload of any type
 
 
 class Item:
@@ -104,6 +115,7 @@ class Item:
         "kind",
         "mime",
         "raw",
+        "reason",
         "size",
         "tag",
         "text",
@@ -122,6 +134,7 @@ class Item:
         block: dict[str, Any] | None = None,
         tag: str = "",
         declared: str = "",
+        reason: str = "",
     ) -> None:
         self.kind = kind
         self.text = text  # the string form of this item
@@ -134,28 +147,23 @@ class Item:
         self.size = size  # decoded bytes (IMAGE, PDF)
         self.cache_control = cache_control
         self.block = block  # Anthropic block to pass through (NATIVE)
+        self.reason = reason  # why an OTHER item is a placeholder (see the module docstring)
 
     def native(self, limit: int, url: bool = False) -> tuple[str | None, str]:
         """Return ``(clean base64, "")`` to send, or ``(None, placeholder)`` instead.
 
         ``limit`` bounds the payload's base64 length (as given, and once clean).
         ``url``: give the clean base64 as a ``data:`` URL (the image's MIME type,
-        ``application/pdf`` for a PDF); a payload not checked yet is then checked
-        while it is copied, where the compiled check is in use.
+        ``application/pdf`` for a PDF).
         """
         raw = self.raw
         if len(raw) > limit:
             return None, self.text
         data = self._clean
         if data is _UNCHECKED:
-            if url:
-                made = _base64.checked_url(self._url_mime(), raw)
-                if made is not None:  # clean as it stands: the same object
-                    self._clean = raw
-                    return made, ""
             data = self._clean = _base64.clean(raw)
         if data is None:
-            return None, f"{placeholder(self.tag, self.declared, self.uri)} (invalid base64)"
+            return None, placeholder(self.tag, self.declared, self.uri, invalid=True)
         if len(data) > limit:
             return None, self.text
         if url:
@@ -170,6 +178,15 @@ class Item:
     def invalid(self) -> bool:
         """True once the strict check has run and failed (``native`` then sends nothing)."""
         return self._clean is None
+
+
+def plain_texts(items: tuple[Item, ...]) -> tuple[str, ...] | None:
+    """Return the texts a result of ``items`` sends as plain text (``ToolResult._texts``):
+    the non-blank ones when every item is a text without ``cache_control``, else None."""
+    for item in items:
+        if item.kind != TEXT or item.cache_control is not None:
+            return None
+    return tuple([item.text for item in items if item.text and not item.text.isspace()])
 
 
 def unsent(item: Item, data: str | None) -> str | None:
@@ -239,9 +256,13 @@ def native_media(
     return unsent(item, data), data, text
 
 
-def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = None) -> str:
-    """Return the metadata-only text that stands in for an item: ``[kind] mime <uri> (N bytes)``."""
-    if mime and size is not None:  # the usual media placeholders, in one step
+def placeholder(
+    kind: str, mime: str = "", uri: str = "", size: int | None = None, invalid: bool = False
+) -> str:
+    """Return the metadata-only text that stands in for an item:
+    ``[kind] mime <uri> (N bytes)``, or ``[kind] mime <uri> (invalid base64)`` for a
+    payload that is not base64 (``invalid``; its size is then not shown)."""
+    if mime and size is not None and not invalid:  # the usual media placeholders, in one step
         if not uri:
             return f"[{kind}] {mime} ({size} bytes)"
         return f"[{kind}] {mime} <{shown_uri(uri)}> ({size} bytes)"
@@ -250,7 +271,9 @@ def placeholder(kind: str, mime: str = "", uri: str = "", size: int | None = Non
         parts.append(mime)
     if uri:
         parts.append(f"<{shown_uri(uri)}>")
-    if size is not None:
+    if invalid:
+        parts.append("(invalid base64)")
+    elif size is not None:
         parts.append(f"({size} bytes)")
     return " ".join(parts)
 
@@ -274,7 +297,7 @@ def parse_item(raw: Mapping[str, Any]) -> Item:
     if kind == "text":
         text = raw.get("text")
         if type(text) is not str and not isinstance(text, str):
-            return Item(OTHER, placeholder("text"))
+            return Item(OTHER, placeholder("text"), reason=MALFORMED)
         control = raw.get("cache_control")
         if control is None:
             return Item(TEXT, text)
@@ -303,7 +326,7 @@ def _unknown(kind: str, raw: Mapping[str, Any]) -> Item:
     mime = _mime(raw)
     uri = shown_uri(_string(raw.get("uri")))
     size = _base64.screen(raw.get("data", raw.get("blob")))
-    return Item(OTHER, placeholder(kind, mime, uri, size))
+    return Item(OTHER, placeholder(kind, mime, uri, size), reason="unknown_type")
 
 
 _MIMES: dict[str, str] = {}  # declared MIME type -> normalised (the same few recur)
@@ -346,7 +369,7 @@ def _cache_control(value: object) -> dict[str, Any] | None:
 
 def _resource(resource: object) -> Item:
     if not isinstance(resource, Mapping):
-        return Item(OTHER, placeholder("resource"))
+        return Item(OTHER, placeholder("resource"), reason=MALFORMED)
     uri = _string(resource.get("uri"))
     mime = _mime(resource)
     text = resource.get("text")
@@ -361,12 +384,12 @@ def blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
     size, sniffed = _base64.look(raw_data)
     shown = mime or _OCTET_STREAM
     if size is None:
-        return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
+        return Item(OTHER, placeholder(kind, shown, uri, invalid=True), reason=INVALID)
     data: str = raw_data  # type: ignore[assignment]  # screened: a str
     if kind == "resource" and mime.startswith("text/"):
         cleaned = _base64.clean(data)  # the text is sent: decode it (the one decode)
         if cleaned is None:
-            return Item(OTHER, f"{placeholder(kind, shown, uri)} (invalid base64)")
+            return Item(OTHER, placeholder(kind, shown, uri, invalid=True), reason=INVALID)
         import binascii
 
         text = _values.text(binascii.a2b_base64(cleaned).decode("utf-8", errors="replace"))
@@ -379,9 +402,12 @@ def blob(kind: str, raw_data: object, mime: str, uri: str) -> Item:
     elif kind != "audio" and mime == "application/pdf" and sniffed == "application/pdf":
         item_kind = PDF
     if item_kind == OTHER:
-        return Item(OTHER, placeholder(kind, shown, uri, size), "", shown, uri, size)
-    # ``placeholder``'s usual form, inline when there is no URI (the hot path)
-    text = placeholder(kind, mime, uri, size) if uri else f"[{kind}] {mime} ({size} bytes)"
+        # audio has no form anywhere; an image or resource whose type (or bytes) none
+        # takes; a payload where its item type has none (a document block's)
+        why = "no_form" if kind == "audio" else _UNSUPPORTED if kind in _BLOBS else MALFORMED
+        text = placeholder(kind, shown, uri, size)
+        return Item(OTHER, text, "", shown, uri, size, None, None, "", "", why)
+    text = placeholder(kind, mime, uri, size)
     return Item(item_kind, text, data, mime, uri, size, None, None, kind, shown)
 
 
@@ -396,14 +422,14 @@ def _native_image(source: object, cache_control: object) -> Item:
             block: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": url}}
             _add_cache_control(block, cache_control)
             return Item(NATIVE, placeholder("image", "", url), uri=url, block=block)
-    return Item(OTHER, placeholder("image"))
+    return Item(OTHER, placeholder("image"), reason=MALFORMED)
 
 
 def _native_document(raw: Mapping[str, Any]) -> Item:
     """Keep a well-formed Anthropic document block; its string form is its text."""
     source = raw.get("source")
     if not isinstance(source, Mapping):
-        return Item(OTHER, placeholder("document"))
+        return Item(OTHER, placeholder("document"), reason=MALFORMED)
     stype = source.get("type")
     out_source: dict[str, Any]
     if stype == "text" and isinstance(source.get("data"), str):
@@ -433,7 +459,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         text = placeholder("document", "", source["url"])
         out_source = {"type": "url", "url": source["url"]}
     else:
-        return Item(OTHER, placeholder("document"))
+        return Item(OTHER, placeholder("document"), reason=MALFORMED)
     block: dict[str, Any] = {"type": "document", "source": out_source}
     for key in ("title", "context"):
         if isinstance(raw.get(key), str) and raw[key]:
@@ -448,7 +474,7 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
 def _inner_part(part: object) -> Item:
     if isinstance(part, Mapping) and isinstance(part.get("type"), str):
         return parse_item(part)
-    return Item(OTHER, placeholder("unknown"))
+    return Item(OTHER, placeholder("unknown"), reason="unknown_type")
 
 
 def _search_result(raw: Mapping[str, Any]) -> Item:
@@ -465,7 +491,7 @@ def _search_result(raw: Mapping[str, Any]) -> Item:
     string_form = "\n".join([f"[search_result] {title} <{shown_uri(source)}>", *texts])
     if not (title and source and texts):
         # Anthropic requires a title, a source and non-empty text content.
-        return Item(OTHER, string_form)
+        return Item(OTHER, string_form, reason=MALFORMED)
     block: dict[str, Any] = {
         "type": "search_result",
         "source": source,

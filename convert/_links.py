@@ -1,4 +1,6 @@
-"""URL sources: an https ``resource_link`` to an image or a PDF, sent by URL (opt-in).
+"""URIs: a PDF's filename from its URI, and URL sources.
+
+URL sources: an https ``resource_link`` to an image or a PDF, sent by URL (opt-in).
 
 With ``url_sources=True``, a wire that has a URL form (anthropic, responses,
 gemini) sends a ``resource_link`` whose URI is ``https:`` and whose declared
@@ -11,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ._items import LINK
 
-__all__ = ["link_kind", "link_reason"]
+__all__ = ["https", "link_kind", "link_reason", "pdf_filename"]
+
+MAX_FILENAME = 128
+DEFAULT_FILENAME = "document.pdf"
 
 
 def link_kind(item: Any, image_mimes: Collection[str]) -> str | None:
@@ -49,3 +54,24 @@ def https(uri: str) -> bool:
         return bool(urlsplit(uri).netloc)
     except ValueError:
         return False
+
+
+def pdf_filename(uri: str) -> str:
+    """Return the ``input_file`` filename for a PDF resource URI.
+
+    The percent-decoded last segment of the URI's hierarchical path, ``.pdf``
+    appended when missing; ``document.pdf`` for an opaque URI (``urn:``,
+    ``data:``) or an empty path. Path separators and control characters are
+    removed and the length is bounded.
+    """
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return DEFAULT_FILENAME
+    if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
+        return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
+    name = unquote(parts.path.rsplit("/", 1)[-1])
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\").strip()
+    stem = name[:-4] if name.lower().endswith(".pdf") else name
+    stem = stem.lstrip(". ")[: MAX_FILENAME - 4].rstrip()  # no hidden or dot-only names
+    return stem + ".pdf" if stem else DEFAULT_FILENAME

@@ -1,24 +1,18 @@
-"""Converter options and the per-wire table every wire module fills in."""
+"""Converter options: their names, their defaults and the check of their values."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from .errors import InvalidOption, UnknownOption
-
-if TYPE_CHECKING:
-    from ._idrules import IdRule
-    from ._read import Read
-    from ._result import ToolResult
 
 __all__ = [
     "ALL_OPTIONS",
     "EXTRA_FLAGS",
     "UNIVERSAL",
     "Options",
-    "Wire",
     "as_flag",
     "resolve_options",
 ]
@@ -53,31 +47,10 @@ class Options(NamedTuple):
     hoist: bool = False
 
 
-class Wire(NamedTuple):
-    """What a wire module declares: its facts, its options and its serializers."""
-
-    name: str
-    #: media kind -> whether its native form reaches only an ``image_input`` model;
-    #: a kind missing here has no native form on the wire.
-    native: Mapping[str, bool]
-    #: option names this wire reads; other known options are ignored
-    options: frozenset[str]
-    defaults: Options
-    block: Callable[[ToolResult, Options], Any]
-    envelope: Callable[[list[Any]], list[dict[str, Any]]]
-    #: why an image or PDF item does not go out natively (None: it does); wires
-    #: without a native form leave it None. Read by the block and by the report.
-    reason: Callable[[Any, Options], str | None] | None = None
-    #: reads one block of this wire back (``ToolResult.from_wire``); None: not readable
-    read: Callable[[Any], Read] | None = None
-    #: the rule every call id sent on this wire keeps (None: no rule; see ``_idrules``)
-    id_rule: IdRule | None = None
-    #: the rule every tool name sent on this wire keeps (None: no rule, or no name sent)
-    name_rule: IdRule | None = None
-
-
-def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
-    """Return ``wire.defaults`` updated with the options this wire reads.
+def resolve_options(
+    reads: frozenset[str], defaults: Options, given: Mapping[str, object]
+) -> Options:
+    """Return a wire's ``defaults`` updated with the options it ``reads``.
 
     :raises UnknownOption: for a name no wire knows (a misspelling).
     :raises InvalidOption: for a value the option cannot take.
@@ -87,9 +60,9 @@ def resolve_options(wire: Wire, given: Mapping[str, object]) -> Options:
         if name not in ALL_OPTIONS:
             raise UnknownOption(name, ALL_OPTIONS)
         value = _check(name, value)  # a bad value is a bug even where it is ignored
-        if name in wire.options or name in UNIVERSAL:
+        if name in reads or name in UNIVERSAL:
             changes[name] = value
-    return wire.defaults._replace(**changes) if changes else wire.defaults
+    return defaults._replace(**changes) if changes else defaults
 
 
 def as_flag(value: object) -> bool | None:

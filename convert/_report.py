@@ -9,18 +9,17 @@ shown to the model: the model does not read it". It never builds the block.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _items
 from ._audience import for_model
-from ._hoist import HOIST_WIRES, hoist_reason
-from .errors import InvalidToolResult
-
-if TYPE_CHECKING:
-    from ._options import Options, Wire
-    from ._result import ToolResult
+from ._hoist import hoist_reason
+from ._options import Options
+from ._wire import Source, Wire
 
 __all__ = ["OUTCOMES", "REASONS", "Decision", "decide"]
+
+_TEXT_ITEM: Mapping[str, Any] = {"type": "text"}  # what the report reads of a plain text
 
 #: What happened to an item.
 OUTCOMES = ("native", "text", "placeholder", "hoisted", "left_out", "replaced")
@@ -103,14 +102,13 @@ class Decision:
         return {**dict(zip(self._FIELDS, self.as_tuple(), strict=True)), "message": self.message}
 
 
-def decide(wire: Wire, result: ToolResult, options: Options) -> tuple[Decision, ...]:
+def decide(wire: Wire, result: Source, options: Options) -> tuple[Decision, ...]:
     """Return one decision per content item of ``result`` on ``wire`` with ``options``."""
-    if not hasattr(result, "_items"):
-        raise InvalidToolResult(f"expected a ToolResult, not {type(result).__name__}")
-    replaced = wire.name == "gemini" and result._structured[0] is not None
+    replaced = wire.structured_replaces_text and result._structured[0] is not None
     out = []
-    # ``content`` and ``_items`` are aligned 1:1 (an all-text result builds both per text)
-    for index, (raw, item) in enumerate(zip(result.content, result._items, strict=True)):
+    # ``_source`` and ``_items`` are aligned 1:1 (an all-text result builds both per text)
+    for index, (frozen, item) in enumerate(zip(result._source, result._items, strict=True)):
+        raw = _TEXT_ITEM if isinstance(frozen, str) else frozen  # a plain text is its string
         outcome, reason = _decide(wire, raw, item, options)
         if replaced and outcome in ("text", "placeholder"):
             outcome, reason = "replaced", "structured_content"
@@ -128,37 +126,23 @@ def _decide(
     if kind in (_items.TEXT, _items.DOCUMENT):
         return "text", None
     if kind == _items.NATIVE:
-        return _native_block(wire.name, item, options)
+        return _native_block(wire, item, options)
     if kind in (_items.IMAGE, _items.PDF, _items.LINK):
-        if options.hoist and wire.name in HOIST_WIRES and kind != _items.LINK:
-            why = hoist_reason(wire.name, item, options)
+        if options.hoist and wire.hoist is not None and kind != _items.LINK:
+            why = hoist_reason(wire, item, options)
             return ("hoisted", None) if why is None else ("placeholder", why)
         if wire.reason is None:
             return "placeholder", "no_form"
         why = wire.reason(item, options)
         return ("native", None) if why is None else ("placeholder", why)
-    return "placeholder", _other(raw, item)
+    return "placeholder", item.reason
 
 
-def _native_block(wire: str, item: Any, options: Options) -> tuple[str, str | None]:
-    """An Anthropic-native block: passed through on anthropic, its text elsewhere."""
+def _native_block(wire: Wire, item: Any, options: Options) -> tuple[str, str | None]:
+    """An Anthropic-native block: passed through where the wire takes them, else its text."""
     is_image = item.block["type"] == "image"
-    if wire == "anthropic":
+    if wire.native_blocks:
         if options.image_input if is_image else options.source_blocks:
             return "native", None
         return ("placeholder", "not_read") if is_image else ("text", None)
     return ("placeholder", "no_form") if is_image else ("text", None)
-
-
-def _other(raw: Mapping[str, Any], item: Any) -> str:
-    """Return the reason an item the parser could not use is a placeholder."""
-    kind = raw["type"]
-    if item.text.endswith("(invalid base64)"):
-        return "invalid_base64"
-    if kind == "audio":
-        return "no_form"
-    if kind in ("image", "resource") and item.mime:  # a payload, but no form for its type
-        return "unsupported_mime"
-    if kind in ("text", "image", "resource", "document", "search_result"):
-        return "malformed"
-    return "unknown_type"

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from . import _base64, _items, _values
-from ._compiled import speedups
+from . import _items, _values
+from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
-from ._values import canonical_json
-from .errors import InvalidToolResult
-from .wires import _DEFAULT_PLANS, _PLANS, plan
+from ._values import as_mapping, canonical_json
+from .errors import InvalidBlock, InvalidToolResult, UnknownWire
+from .wires import DEFAULT_PLANS, TABLE, plan, read_block
 
 __all__ = ["ToolResult"]
 
@@ -108,62 +108,7 @@ class ToolResult:
 
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
-        if type(obj) is dict and cls is ToolResult:
-            if _all_text is not None:  # compiled (see ``_speedups``): the same answers
-                done = _all_text(obj, id, name)
-                if done is not None:
-                    if type(done) is not list:
-                        return done  # type: ignore[return-value]  # a ToolResult
-                    # media after the texts that it left to Python: parse from there
-                    return _mixed(name, id, obj.get("isError", False), obj["content"], done)
-            else:
-                # The hot path: a plain result of ASCII texts, {"content": [...]} with at
-                # most "isError" beside it. Anything else takes the general path below.
-                count = len(obj)
-                is_error = (
-                    obj.get("isError", _ABSENT) if count == 2 else False if count == 1 else None
-                )
-                content = obj.get("content")
-                if (
-                    (is_error is False or is_error is True)
-                    and type(content) is list
-                    and type(id) is str
-                    and type(name) is str
-                    and id.isascii()
-                    and name.isascii()
-                ):
-                    texts: list[str] = []
-                    for item in content:
-                        if type(item) is not dict or len(item) != 2:
-                            break
-                        text = item.get("text")
-                        if (
-                            type(text) is not str
-                            or item.get("type") != "text"
-                            or not text.isascii()
-                            or not text
-                            or text.isspace()
-                        ):
-                            break
-                        texts.append(text)
-                    else:
-                        self: Any = _new(_Building)
-                        self.name = name
-                        self.id = id
-                        self.is_error = is_error
-                        self.result_type = "complete"
-                        self._source = self._texts = texts  # private, never changed
-                        self._parsed = None
-                        self._string = "\n".join(texts)
-                        self._structured = _NO_STRUCTURED
-                        self.__class__ = ToolResult
-                        return self  # type: ignore[no-any-return]
-                    if type(item) is dict and item.get("type") != "text":
-                        # Media or other items, the same envelope: parse them all in one pass
-                        # (no all-text pass again), no structured content, no result type.
-                        return _mixed(name, id, is_error, content, texts)
-                    return _build(cls, name, id, content, is_error, None, "complete")
-        data = obj if type(obj) is dict else _as_mapping(obj)
+        data = obj if type(obj) is dict else as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
                 f"expected an MCP CallToolResult (mapping or object), not {type(obj).__name__}"
@@ -233,9 +178,40 @@ class ToolResult:
         :raises UnknownWire: for a wire not in ``WIRES``.
         :raises InvalidBlock: for a block that is not a tool-result block of ``wire``.
         """
-        from ._gateway import read_block  # imported here: _gateway imports this module
+        return cls._from_block(wire, block, name, id, None)
 
-        return read_block(cls, wire, block, name, id, None)
+    @classmethod
+    def _from_block(
+        cls,
+        wire: object,
+        block: object,
+        name: str,
+        id_: str,
+        names: Mapping[str, str] | None,
+    ) -> ToolResult:
+        """Return a result built from ``block`` by the reader ``wire`` declares.
+
+        ``name`` and ``id_`` fill in what the block lacks; then ``names`` (call id ->
+        tool name), if given. Built through the public constructor only.
+        """
+        if not isinstance(name, str) or not isinstance(id_, str):
+            if not isinstance(wire, str) or wire not in TABLE:
+                raise UnknownWire(wire, TABLE)  # the wire is named first
+            raise InvalidToolResult("name and id must be strings")
+        fields = read_block(wire, block)
+        call_id = fields.id or id_
+        if not (name := fields.name or name) and names:
+            name = names.get(call_id, "")  # convert_tool_results checked the strings
+        try:
+            return cls(
+                name=name,
+                id=call_id,
+                content=fields.content,
+                is_error=fields.is_error,
+                structured_content=fields.structured_content,
+            )
+        except InvalidToolResult as exc:  # e.g. a response holding a value JSON has no form for
+            raise InvalidBlock(f"{wire} block: {exc}") from None
 
     @property
     def content(self) -> tuple[Mapping[str, Any], ...]:
@@ -281,31 +257,41 @@ class ToolResult:
         :raises InvalidOption: for an option value it cannot take.
         :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
         """
-        try:  # the hot path: one lookup, no further call
-            if unknown:
-                raise KeyError
-            if (
-                image_input is None
-                and native_pdf is None
-                and source_blocks is None
-                and response_tag is None
-            ):
-                block, resolved = _DEFAULT_PLANS[wire]
-            else:
-                block, resolved = _PLANS[
-                    (wire, image_input, native_pdf, source_blocks, response_tag)
-                ]
-        except (KeyError, TypeError):
-            if "ids" in unknown or "id_rule" in unknown:  # see ``_idmap``
-                from ._idmap import to_with_ids
+        if (
+            image_input is None
+            and native_pdf is None
+            and source_blocks is None
+            and response_tag is None
+            and not unknown
+            and type(wire) is str
+        ):  # the usual call: one lookup
+            found = DEFAULT_PLANS.get(wire)
+            if found is not None:
+                return found[0](self, found[1])
+        if not unknown:
+            block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag)
+            return block(self, resolved)
+        ids = unknown.pop("ids", None)
+        id_rule = unknown.pop("id_rule", None)
+        block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+        if ids is None and id_rule is None:
+            return block(self, resolved)
+        # ``ids`` / ``id_rule``: the id and name mapped or checked for the wire (``_idmap``)
+        idmap, rule = prepare_ids(ids, id_rule)
+        call_id, name = map_pair(wire, self.id, self.name, idmap, rule)
+        return block(self._renamed(call_id, name), resolved)
 
-                return to_with_ids(
-                    self, wire, image_input, native_pdf, source_blocks, response_tag, unknown
-                )
-            block, resolved = plan(
-                wire, image_input, native_pdf, source_blocks, response_tag, unknown
-            )
-        return block(self, resolved)
+    def _renamed(self, id_: str, name: str) -> ToolResult:
+        """Return this result with another id and name (itself when both are equal)."""
+        if id_ == self.id and name == self.name:
+            return self
+        copy: Any = object.__new__(type(self))
+        set_ = object.__setattr__
+        for slot in ToolResult.__slots__:
+            set_(copy, slot, getattr(self, slot))
+        set_(copy, "id", id_)
+        set_(copy, "name", name)
+        return copy  # type: ignore[no-any-return]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ToolResult is immutable; cannot set {name!r}")
@@ -348,42 +334,6 @@ def rpc_error(data: Mapping[str, Any]) -> str | None:
     return head if message is None else f"{head}: {message}"
 
 
-def _as_mapping(obj: object) -> Mapping[str, Any] | None:
-    """Return the camelCase mapping of an MCP object or mapping, else None."""
-    if isinstance(obj, Mapping):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):  # pydantic models: every mcp version dumps camelCase by alias
-        try:
-            dumped = dump(by_alias=True, mode="json", exclude_none=True)
-        except Exception:
-            dumped = None
-        if isinstance(dumped, Mapping):
-            return dumped
-    if hasattr(obj, "__dict__") and not isinstance(obj, type):
-        return {_camel(key): _plain(value) for key, value in vars(obj).items()}
-    return None
-
-
-def _plain(value: object) -> object:
-    """Return an attribute value with nested plain objects turned into mappings.
-
-    An embedded resource's ``resource`` (and any list of objects) is itself an
-    object on an attribute-only result; left as is, it would not be recognised.
-    """
-    if isinstance(value, (str, bytes, int, float, Mapping)) or value is None:
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    mapping = _as_mapping(value)
-    return value if mapping is None else mapping
-
-
-def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(word.title() for word in rest)
-
-
 class _Building(ToolResult):
     """A ``ToolResult`` whose fields can still be set: plain slot stores, then the
     object becomes a ``ToolResult`` (same layout) and is immutable from then on."""
@@ -396,48 +346,6 @@ class _Building(ToolResult):
 
 _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
 _MIMES = _items._MIMES  # normal_mime's cache, read first inline
-_ABSENT: Any = object()
-_new = object.__new__
-
-
-#: ``from_mcp``'s hot path, compiled (``_speedups.all_text``), or None: the pure form in
-#: ``from_mcp`` runs. For an MCP result of plain ASCII texts (``{"content": [...]}`` with
-#: at most a boolean ``isError``, ASCII ``id`` and ``name``, every item a text neither
-#: empty nor blank) it gives the finished result; past such texts, the finished result
-#: too where every other item is one ``_plain_item`` takes, else the texts (``from_mcp``
-#: parses the rest); anything else, None (the general path). The tests hold ``from_mcp``
-#: through it to ``from_mcp`` without it.
-_all_text: Callable[[dict[str, Any], object, object], ToolResult | list[str] | None] | None = None
-if speedups is not None:  # the compiled form (see ``_compiled``)
-    speedups.bind(ToolResult, "complete", _NO_STRUCTURED)
-    # media items after the texts too: what ``_plain_item`` takes, as it builds them
-    speedups.bind_items(
-        _items.Item,
-        (_items.TEXT, _items.IMAGE, _items.PDF, _items.OTHER),
-        _items._UNCHECKED,
-        _items.IMAGE_MIMES,
-        _items._MIMES,
-        _items.normal_mime,
-        _base64._HEADS,
-        _base64._head,
-        _base64._BAD,
-        _items.shown_uri,
-    )
-    _all_text = speedups.all_text
-
-
-def _mixed(name: str, id: str, is_error: bool, content: list[Any], texts: list[str]) -> ToolResult:
-    """Return the result of a plain envelope whose content is ``texts`` (checked plain
-    texts), then media or other items: parsed in one pass from the first of those."""
-    self: Any = _new(_Building)
-    self.name = name
-    self.id = id
-    self.is_error = is_error
-    self.result_type = "complete"
-    self._source, self._parsed, self._string, self._texts = _parse(content, texts)
-    self._structured = _NO_STRUCTURED
-    self.__class__ = ToolResult
-    return self  # type: ignore[no-any-return]
 
 
 def _build(
@@ -456,31 +364,7 @@ def _build(
                 f"content must be a list of content items, not {type(content).__name__}"
             )
         content = list(content)
-    # One pass for the common all-text content: plain {"type": "text", "text": str} items.
-    texts: list[str] = []
-    blank = False
-    for item in content:
-        if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
-            break
-        text = item.get("text")
-        if type(text) is not str:
-            break
-        if not text.isascii():
-            text = _values.text(text)
-        if not text or text.isspace():
-            blank = True
-        texts.append(text)
-    else:
-        # Private lists, never changed after this (cheaper than tuples to build).
-        source: Sequence[Any] = texts
-        parsed = None
-        string = "\n".join(texts)
-        plain: Sequence[str] | None = (
-            [text for text in texts if not text.isspace() and text] if blank else texts
-        )
-        texts = None  # type: ignore[assignment]  # marks the fast path as taken
-    if texts is not None:  # anything else: freeze each item, then parse it
-        source, parsed, string, plain = _parse(content)
+    source, parsed, string, plain = _parse(content)
     if structured is None:
         structured_pair = _NO_STRUCTURED
     else:
@@ -521,58 +405,71 @@ def _build(
 
 def _parse(
     content: Sequence[Any],
-    texts: list[str] | None = None,
-) -> tuple[tuple[Mapping[str, Any] | str, ...], tuple[_items.Item, ...], str, Sequence[str] | None]:
+) -> tuple[
+    Sequence[Mapping[str, Any] | str], tuple[_items.Item, ...] | None, str, Sequence[str] | None
+]:
     """Return the frozen items, the parsed items, the string form and the plain texts
     (None unless every item is text without ``cache_control``) of ``content``.
 
-    ``texts``: the plain ASCII texts (neither empty nor blank) ``content`` starts
-    with, already checked by the caller; each is its own frozen form.
+    The one parse of a content array. A plain text item -- ``{"type": "text",
+    "text": str}`` and nothing else, the item most results are made of -- is
+    written here alone: its frozen form is its string (lone surrogates replaced),
+    and while every item is one, no item is parsed at all (the parsed items are
+    None, made on first use: ``ToolResult._items``).
     """
-    frozen_items: list[Mapping[str, Any] | str] = []
-    items = []
-    strings = []
-    start = 0
-    if texts:
-        frozen_items += texts
-        strings += texts
-        for text in texts:
-            items.append(_items.Item(_items.TEXT, text))
-        start = len(texts)
-        content = content[start:]
-    every_text = True
-    for index, raw in enumerate(content, start):
+    strings: list[str] = []  # the string form of each item
+    items: list[_items.Item] | None = None  # None while every item is a plain text
+    # the frozen items: ``strings`` itself while every item is a plain text (each is
+    # its own frozen form), their own list from the first other item on
+    frozen_items: list[Mapping[str, Any] | str] = strings  # type: ignore[assignment]
+    blank = False
+    for raw in content:
+        if (
+            type(raw) is dict
+            and len(raw) == 2
+            and raw.get("type") == "text"
+            and type(text := raw.get("text")) is str
+        ):  # a plain text item
+            if not text.isascii():
+                text = _values.text(text)
+            if not text or text.isspace():
+                blank = True
+            strings.append(text)
+            if items is not None:
+                frozen_items.append(text)
+                items.append(_items.Item(_items.TEXT, text))
+            continue
+        if items is None:
+            items = [_items.Item(_items.TEXT, text) for text in strings]
+            frozen_items = list(strings)
         plain_item = _plain_item(raw) if type(raw) is dict else None
         frozen_item: Mapping[str, Any] | str
         if plain_item is None:
-            frozen_item = _freeze_item(raw, index)
+            frozen_item = _freeze_item(raw, len(strings))  # its index
             item = _items.parse_item(frozen_item)
         else:
             frozen_item, item = plain_item
         frozen_items.append(frozen_item)
         items.append(item)
         strings.append(item.text)
-        if every_text and (item.kind != _items.TEXT or item.cache_control is not None):
-            every_text = False
-    plain = tuple([text for text in strings if text.strip()]) if every_text else None
-    return tuple(frozen_items), tuple(items), "\n".join(strings), plain
+    if items is None:  # all plain text: private lists, never changed after this
+        plain = [text for text in strings if text and not text.isspace()] if blank else strings
+        return strings, None, "\n".join(strings), plain
+    parsed = tuple(items)
+    return tuple(frozen_items), parsed, "\n".join(strings), _items.plain_texts(parsed)
 
 
 def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any] | str, _items.Item] | None:
     """Return the frozen and the parsed form of the MCP items most results hold, or None.
 
-    Those are a ``text``, an ``image`` or ``audio`` (``data``, ``mimeType``), or
-    a blob ``resource`` (``uri``, ``mimeType``, ``blob``), with ASCII strings
-    and no other field: a copy of the dict is already frozen (strings are
-    immutable), so one copy and no walk, and a text's frozen form is its string
-    (see ``ToolResult._source``); anything else gives None.
+    Those are an ``image`` or ``audio`` (``data``, ``mimeType``), or a blob
+    ``resource`` (``uri``, ``mimeType``, ``blob``), with ASCII strings and no
+    other field: a copy of the dict is already frozen (strings are immutable),
+    so one copy and no walk; anything else gives None (a plain text is
+    ``_parse``'s own).
     """
     kind = raw.get("type")
-    if kind == "text":
-        text = raw.get("text")
-        if len(raw) == 2 and type(text) is str and text.isascii():
-            return text, _items.Item(_items.TEXT, text)  # the text stands for its item
-    elif kind == "image" or kind == "audio":
+    if kind == "image" or kind == "audio":
         data = raw.get("data")
         mime = raw.get("mimeType")
         if (
@@ -607,7 +504,7 @@ def _plain_item(raw: dict[str, Any]) -> tuple[Mapping[str, Any] | str, _items.It
 
 
 def _freeze_item(item: object, index: int) -> Mapping[str, Any]:
-    mapping = item if type(item) is dict or isinstance(item, Mapping) else _as_mapping(item)
+    mapping = item if type(item) is dict or isinstance(item, Mapping) else as_mapping(item)
     if mapping is None:
         raise InvalidToolResult(f"content[{index}] must be an object, not {type(item).__name__}")
     kind = mapping.get("type")

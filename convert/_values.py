@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import InvalidToolResult
 
-__all__ = ["MAX_DEPTH", "canonical_json", "freeze", "text", "thaw"]
+__all__ = ["MAX_DEPTH", "as_mapping", "canonical_json", "freeze", "text", "thaw"]
 
 #: How deep a value may nest (objects and arrays). Deeper values -- and cyclic
 #: ones, which are infinitely deep -- are refused with ``InvalidToolResult``.
@@ -111,3 +111,40 @@ def thaw(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [thaw(item) for item in value]
     return value
+
+
+def as_mapping(obj: object) -> Mapping[str, Any] | None:
+    """Return the camelCase mapping of an object or mapping (an SDK's pydantic model, an
+    ``mcp`` object, a plain object's attributes), else None."""
+    if isinstance(obj, Mapping):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):  # pydantic models: every mcp version dumps camelCase by alias
+        try:
+            dumped = dump(by_alias=True, mode="json", exclude_none=True)
+        except Exception:
+            dumped = None
+        if isinstance(dumped, Mapping):
+            return dumped
+    if hasattr(obj, "__dict__") and not isinstance(obj, type):
+        return {_camel(key): _plain(value) for key, value in vars(obj).items()}
+    return None
+
+
+def _plain(value: object) -> object:
+    """Return an attribute value with nested plain objects turned into mappings.
+
+    An embedded resource's ``resource`` (and any list of objects) is itself an
+    object on an attribute-only result; left as is, it would not be recognised.
+    """
+    if isinstance(value, (str, bytes, int, float, Mapping)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    mapping = as_mapping(value)
+    return value if mapping is None else mapping
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(word.title() for word in rest)

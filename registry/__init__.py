@@ -18,8 +18,8 @@ import importlib
 import typing
 
 if typing.TYPE_CHECKING:
-    from ._bulk import ClaimInput, ClaimsReport
     from ._seed import SeedReport, seed
+    from ._write.claims import ClaimInput, ClaimsReport
     from ._writer import Writer
     from .catalog import CatalogReport, CatalogRow
     from .errors import (
@@ -39,6 +39,7 @@ if typing.TYPE_CHECKING:
         NoRegistry,
         ReadOnlyRegistry,
         RegistryError,
+        RevisionConflict,
         UnknownCapability,
         UnknownClaim,
         UnknownEngine,
@@ -97,6 +98,7 @@ __all__ = [
     "RegistryError",
     "Resolution",
     "Resolver",
+    "RevisionConflict",
     "Rule",
     "SeedReport",
     "UnknownCapability",
@@ -125,8 +127,8 @@ _HOME: dict[str, str] = {
     "ChangeEvent": ".records",
     "Claim": ".records",
     "ClaimEvent": ".records",
-    "ClaimInput": "._bulk",
-    "ClaimsReport": "._bulk",
+    "ClaimInput": "._write.claims",
+    "ClaimsReport": "._write.claims",
     "DatabaseError": ".errors",
     "DatabaseLocked": ".errors",
     "DuplicateEntry": ".errors",
@@ -148,6 +150,7 @@ _HOME: dict[str, str] = {
     "ReadOnlyRegistry": ".errors",
     "Registry": ".store",
     "RegistryError": ".errors",
+    "RevisionConflict": ".errors",
     "Resolution": ".resolver",
     "Resolver": ".resolver",
     "Rule": ".records",

@@ -1,18 +1,130 @@
-"""Render rows for the CLI as a table, JSON or CSV."""
+"""Render rows for the CLI as a table, JSON or CSV, safe to show on a terminal.
+
+Two rules live here and nowhere else:
+
+- **Control characters** (``shown``): C0 controls and DEL are shown in caret notation
+  (``ESC`` as ``^[``, ``BEL`` as ``^G``), C1 controls (U+0080 to U+009F) as U+FFFD;
+  a tab is kept. Every table cell, every CSV cell and every line the CLI prints goes
+  through it, so a stored evidence text or probe reply holding an escape sequence
+  (``ESC ] 52 ; c ; ... BEL`` writes the reader's clipboard) reaches no terminal raw,
+  on a terminal or into a pipe. JSON keeps the exact value: C1 controls and DEL are
+  written as ``\\u`` escapes (json already escapes C0).
+- **CSV formulas** (``csv_cell``): a CSV cell starting with ``=``, ``+``, ``-``, ``@``,
+  a tab or a carriage return is prefixed with ``'`` so that a spreadsheet shows it as
+  text instead of running it; ``raw=True`` (``--csv-raw``) writes the stored bytes.
+
+A table fits the terminal by column *kind* (``column_kind``): key columns (engine,
+model, capability, status, value, ...) stay whole; prose columns (evidence, reason,
+source, ...) give way first, then the others, and columns that still do not fit are
+left out (the caller says which).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["FORMATS", "as_row", "plural", "render"]
+__all__ = [
+    "FORMATS",
+    "FORMULA_START",
+    "KEY_COLUMNS",
+    "PROSE_COLUMNS",
+    "Table",
+    "as_row",
+    "column_kind",
+    "csv_cell",
+    "plural",
+    "render",
+    "safe_json",
+    "shown",
+    "table",
+]
 
 FORMATS = ("table", "json", "csv")
+
+#: Columns that tell rows apart: never cut while anything else can give way.
+KEY_COLUMNS = frozenset(
+    {
+        "engine",
+        "name",
+        "model",
+        "model_id",
+        "subject",
+        "subject_key",
+        "capability",
+        "value",
+        "status",
+        "outcome",
+        "scenario",
+        "what",
+        "action",
+        "new_value",
+        "new_status",
+        "ref",
+        "id",
+    }
+)
+#: Free text: the first to be narrowed, and left out before anything else.
+PROSE_COLUMNS = frozenset(
+    {
+        "evidence",
+        "reason",
+        "source",
+        "detail",
+        "excerpt",
+        "changes",
+        "note",
+        "description",
+        "stale",
+        "claims",
+        "endpoint",
+        "base_url",
+        "decided_by",
+    }
+)
+
+# C0 controls but tab (and newline, which tables and echo handle themselves), DEL, C1.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_JSON_UNESCAPED = re.compile("[\x7f-\x9f]")
+#: What makes a spreadsheet read a CSV cell as a formula (OWASP's list).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _caret(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return "^" + chr(code + 0x40)
+    return "^?" if code == 0x7F else "\ufffd"
+
+
+def shown(text: str, *, newlines: bool = False) -> str:
+    """Return ``text`` with its control characters made visible (``\\x1b`` -> ``^[``).
+
+    C0 controls and DEL become caret notation, C1 controls U+FFFD; a tab stays, and
+    so does a newline when ``newlines`` (whole lines of output; a cell has none).
+    """
+    if newlines:
+        return "\n".join(_CONTROL.sub(_caret, line) for line in text.split("\n"))
+    return _CONTROL.sub(_caret, text)
+
+
+def safe_json(text: str) -> str:
+    """Return JSON text with DEL and C1 controls as ``\\u`` escapes (the same value)."""
+    return _JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def csv_cell(value: object, *, raw: bool = False) -> str:
+    """Return one CSV cell: formula-safe (a leading ``'``) and control-safe, unless ``raw``."""
+    text = _cell(value)
+    if raw:
+        return text
+    return "'" + shown(text) if text.startswith(FORMULA_START) else shown(text)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -56,61 +168,127 @@ def render(
     columns: Sequence[str],
     *,
     width: int | None = None,
+    csv_raw: bool = False,
 ) -> str:
     """Return ``rows`` rendered in ``fmt`` (one of ``FORMATS``) with ``columns``.
 
-    A table wider than ``width`` characters has its widest columns narrowed and long
-    cells cut with ``…`` (None: never cut); JSON and CSV always hold the full values.
+    A table wider than ``width`` characters is fitted as ``table`` does (None: never
+    cut); JSON and CSV always hold every column and the full values. CSV cells are
+    formula-safe and control-safe unless ``csv_raw``.
     """
     if fmt == "json":
-        return json.dumps(
-            [{c: row.get(c) for c in columns} for row in rows], indent=2, ensure_ascii=False
+        return safe_json(
+            json.dumps(
+                [{c: row.get(c) for c in columns} for row in rows], indent=2, ensure_ascii=False
+            )
         )
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
+        # csv quotes a cell holding "\n" but not one holding a bare "\r" (raw cells only
+        # keep it), which a reader would take for a line end: such a row is quoted whole.
+        quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([_cell(row.get(c)) for c in columns])
+            line = [csv_cell(row.get(c), raw=csv_raw) for c in columns]
+            (quoted if any("\r" in cell for cell in line) else writer).writerow(line)
         return out.getvalue().rstrip("\n")
-    cells = [[_cell(row.get(c)) for c in columns] for row in rows]
-    widths = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
+    return table(rows, columns, width=width).text
+
+
+class Table(NamedTuple):
+    """A rendered table and the columns left out to fit its width."""
+
+    text: str
+    hidden: tuple[str, ...]
+
+
+def table(
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, width: int | None = None
+) -> Table:
+    """Return ``rows`` as an aligned text table no wider than ``width`` (None: any width).
+
+    Headers are the column names in capitals; every cell is ``shown`` (a newline
+    in a cell, in CSV too, becomes a space). Fitting: see ``fit``.
+    """
+    cells = [[shown(_cell(row.get(c))) for c in columns] for row in rows]
+    natural = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
+    widths: list[int | None] = list(natural)
     if width is not None:
-        widths = fit(widths, width)
-    lines = [
-        "  ".join(
-            _cut(c.upper(), w).ljust(w) for c, w in zip(columns, widths, strict=True)
+        widths = fit(columns, natural, width)
+    keep = [i for i, w in enumerate(widths) if w is not None]
+    hidden = tuple(columns[i] for i, w in enumerate(widths) if w is None)
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(
+            _cut(values[i], widths[i] or 0).ljust(widths[i] or 0) for i in keep
         ).rstrip()
-    ]
-    lines += [
-        "  ".join(_cut(v, w).ljust(w) for v, w in zip(line, widths, strict=True)).rstrip()
-        for line in cells
-    ]
+
+    lines = [line([c.upper() for c in columns]), *(line(row) for row in cells)]
     if not rows:
         lines.append("(none)")
-    return "\n".join(lines)
+    return Table("\n".join(lines), hidden)
+
+
+def column_kind(name: str) -> int:
+    """Return how readily a column gives way: 0 key, 1 ordinary, 2 prose."""
+    name = name.lower()
+    return 0 if name in KEY_COLUMNS else 2 if name in PROSE_COLUMNS else 1
 
 
 #: A column is never narrowed below this many characters (headers are cut too).
 MIN_WIDTH = 4
+#: Prose and ordinary columns are narrowed to this before any is left out (a date and ``…``).
+SHORT_WIDTH = 11
 
 
-def fit(widths: list[int], total: int) -> list[int]:
-    """Narrow the widest columns, one character at a time, until the table fits ``total``.
+def fit(columns: Sequence[str], widths: Sequence[int], total: int) -> list[int | None]:
+    """Return the widths that make the table fit ``total`` characters (None: left out).
 
-    Columns are two spaces apart; none goes below ``MIN_WIDTH`` (a terminal narrower
-    than that many columns wraps what is left).
+    Columns are two spaces apart. In turn, until the table fits: prose columns are
+    narrowed (the widest first) to ``SHORT_WIDTH``, then ordinary ones; then prose
+    columns are left out from the right, then ordinary ones; what room that frees
+    goes back to the prose columns still shown. Key columns are cut (evenly, to
+    ``MIN_WIDTH``) only when they alone do not fit.
     """
-    widths = list(widths)
-    floor = [min(w, MIN_WIDTH) for w in widths]
-    excess = sum(widths) + 2 * (len(widths) - 1) - total
-    while excess > 0:
-        widest = max(range(len(widths)), key=lambda i: widths[i] - floor[i])
-        if widths[widest] <= floor[widest]:
-            break
-        widths[widest] -= 1
-        excess -= 1
-    return widths
+    kinds = [column_kind(c) for c in columns]
+    shown_w: list[int | None] = list(widths)
+
+    def excess() -> int:
+        used = [w for w in shown_w if w is not None]
+        return sum(used) + 2 * (len(used) - 1) - total
+
+    def narrow(kind: int, floor: int) -> None:
+        over = excess()
+        while over > 0:
+            room = [
+                i
+                for i, w in enumerate(shown_w)
+                if w is not None and kinds[i] == kind and w > min(floor, widths[i])
+            ]
+            if not room:
+                return
+            widest = max(room, key=lambda i: shown_w[i] or 0)
+            shown_w[widest] = (shown_w[widest] or 0) - 1
+            over -= 1
+
+    narrow(2, SHORT_WIDTH)
+    narrow(1, SHORT_WIDTH)
+    for kind in (2, 1):
+        for i in reversed(range(len(columns))):
+            if excess() <= 0:
+                break
+            if kinds[i] == kind and shown_w[i] is not None:
+                shown_w[i] = None
+    spare = -excess()
+    for i in range(len(columns)):  # give freed room back, leftmost prose first
+        w = shown_w[i]
+        if spare > 0 and w is not None and kinds[i] == 2 and w < widths[i]:
+            grow = min(spare, widths[i] - w)
+            shown_w[i] = w + grow
+            spare -= grow
+    narrow(0, MIN_WIDTH)
+    return shown_w
 
 
 def _cut(text: str, width: int) -> str:

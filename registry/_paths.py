@@ -1,4 +1,4 @@
-"""Locate the per-user data directory, and say how to install an extra (stdlib only)."""
+"""Locate and create the per-user data directory; say how to install an extra (stdlib only)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,32 @@ def user_data_dir(*, platform: str | None = None, environ: Mapping[str, str] | N
     # The XDG spec says relative paths are invalid and must be ignored.
     base_path = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base_path / APP_NAME
+
+
+def make_private_dirs(path: Path) -> None:
+    """Create ``path`` and each missing parent, each readable by its owner only (0700).
+
+    ``Path.mkdir(mode=0o700, parents=True)`` gives the parents it creates the default
+    mode less the umask (0777 under ``umask 000``), so each level is created here and
+    its mode set after, whatever the umask took away.
+
+    :raises OSError: when a level cannot be created (``filename`` names it).
+    """
+    missing: list[Path] = []
+    level = path
+    while not os.path.lexists(level):
+        missing.append(level)
+        if level.parent == level:
+            break
+        level = level.parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, 0o700)
+        except FileExistsError:  # another process made it meanwhile
+            continue
+        os.chmod(directory, 0o700)
+    if not path.is_dir():
+        raise NotADirectoryError(20, "Not a directory", str(path))
 
 
 def install_hint(extra: str) -> str:

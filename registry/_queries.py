@@ -39,19 +39,9 @@ if TYPE_CHECKING:
 
 _EMPTY: dict[str, Any] = {}
 
-ENGINE_COLUMNS = (
-    engine_table.c.name,
-    engine_table.c.provider,
-    engine_table.c.family,
-    engine_table.c.default_wire,
-    engine_table.c.base_url,
-    engine_table.c.kind,
-    engine_table.c.response_tag,
-    engine_table.c.note,
-    engine_table.c.created_at,
-    engine_table.c.created_by,
-    engine_table.c.id_rule,
-)
+#: The engine table's columns in the record's order: a new engine column is read as soon
+#: as ``Engine`` has the field.
+ENGINE_COLUMNS = tuple(engine_table.c[f.name] for f in fields(Engine))
 CLAIM_COLUMNS = (
     engine_table.c.name.label("engine"),
     claim_table.c.subject_key,

@@ -14,24 +14,23 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
-from ._bulk import ClaimInput
-from ._bulkadd import EngineEntry
+from ._public import shown_in_package
 from ._rules import compile_rule
-from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
+from ._write.claims import ClaimInput
+from ._write.engines import ENGINE_FIELDS, EngineEntry
+from ._write.transaction import CLAIM_FIELDS
 from ._writer import Writer
 from .errors import InvalidRule, InvalidSeed
 from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
-
-if TYPE_CHECKING:
-    from .store import Registry
 
 __all__ = [
     "SEED_ACTOR",
@@ -46,6 +45,19 @@ __all__ = [
 ]
 
 SEED_ACTOR = "seed"
+
+
+class Batches(Protocol):
+    """What ``seed`` needs of a registry: a write transaction (``Registry.batch``).
+
+    Typed by what it does, so the seed (below the store: first-use setup runs it)
+    does not import the store above it.
+    """
+
+    def batch(self) -> AbstractContextManager[Writer]:
+        """Open a write transaction and hand out its writer."""
+        ...
+
 
 _ENGINE_KEYS = {"name", *ENGINE_FIELDS, "claim", "rule", "model", "rules_from"}
 _CLAIM_KEYS = {"capability", *CLAIM_FIELDS}
@@ -236,7 +248,7 @@ def apply_document(
     """
     report = SeedReport()
     if data.policies:
-        from .evidence import set_evidence_policy  # only exports carry a policy
+        from ._aging import set_evidence_policy  # only exports carry a policy
 
         for table in data.policies:
             changed = set_evidence_policy(
@@ -288,8 +300,8 @@ def apply_document(
     return report
 
 
-def seed(registry: Registry) -> SeedReport:
-    """Seed ``registry`` from the shipped files in one transaction.
+def seed(registry: Batches) -> SeedReport:
+    """Seed ``registry`` (a ``Registry``) from the shipped files in one transaction.
 
     :raises InvalidSeed: for a seed file that breaks the format.
     :raises RegistryError: for a seed value the registry refuses.
@@ -341,12 +353,11 @@ def _sync_engine(
     Engine, model and rule fields that differ from the document are updated too.
     """
     snapshot = writer.snapshot(engine)
-    fields = ("provider", "family", "default_wire", "kind", "base_url", "response_tag", "id_rule")
     writer.update_fields(
         engine,
         "engine",
         engine,
-        {**{k: table.get(k) for k in fields}, "note": table.get("note", "")},
+        {k: table.get(k, "" if k == "note" else None) for k in ENGINE_FIELDS},
         recorded_by=actor,
         reason=reason,
     )
@@ -392,3 +403,6 @@ def _sync_engine(
             writer.remove_claim(
                 engine, capability, model=model_id, rule=rule_id, recorded_by=actor, reason=reason
             )
+
+
+shown_in_package(SeedReport, seed)

@@ -1,9 +1,12 @@
-"""First-use setup: create, migrate and seed a registry database, above the store.
+"""First-use setup: create, migrate and seed a registry database, below the store.
 
-The import graph points one way: errors and records at the bottom, then ``db``
-(connections, migrations), the store and its writer, the seed and import/export, this
-bootstrap, the resolver, and the CLI on top. ``Registry(url)`` calls ``ensure_ready``
-here when it is asked to set a database up.
+The import graph points one way (``tests/test_import_graph.py`` holds it): errors,
+vocabularies and records at the bottom; then the schema, ``db`` (connections,
+migrations), the writer (``_write``: one module per noun), the evidence policy on a
+connection (``_aging``) and the seed; this bootstrap; the store (``Registry``), which
+calls ``ensure_ready`` here when it is asked to set a database up; then what reads a
+``Registry`` (evidence, the resolver, observations, catalog, transfer, matrix) and the
+CLI on top.
 
 A database without any table gets the head schema in one step, from the tables of
 ``toolwire.registry.tables``, without alembic (which, imported and run, took longer

@@ -56,8 +56,10 @@ from sqlalchemy.engine import Connection
 
 from . import _queries as q
 from . import _validate as check
-from ._bulk import ClaimInput
 from ._paths import install_hint
+from ._precedence import claims_in_order
+from ._public import shown_in_package
+from ._write.claims import ClaimInput
 from .errors import (
     CatalogUnavailable,
     InvalidCatalog,
@@ -65,11 +67,10 @@ from .errors import (
     InvalidModelId,
     UnknownEngine,
 )
-from .observations import EVIDENCE_OUTCOMES, agrees
 from .records import Claim, Rule
 from .store import Registry
 from .tables import claim_table, engine_table, model_table, observation_table
-from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, evidence_rank
+from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, EVIDENCE_OUTCOMES, agrees, evidence_rank
 
 __all__ = [
     "ACTIONS",
@@ -551,7 +552,7 @@ def _import(
     claim_source = source_of(source, origin)
     reason = f"catalog import {source} ({origin})"
     if dry_run:
-        with registry._reading("cannot read the registry") as connection:
+        with registry.reading("cannot read the registry") as connection:
             plan = _plan(connection, source, entries, mapping, explicit, status, claim_source)
     else:
         with registry.batch() as writer:
@@ -571,7 +572,7 @@ def _import(
                 )
         return CatalogReport(source, origin, status, False, prune, tuple(plan.rows))
     if prune:
-        with registry._reading("cannot read the registry") as connection:
+        with registry.reading("cannot read the registry") as connection:
             plan.rows += _prune(connection, source, entries, mapping, plan, reason)
     return CatalogReport(source, origin, status, True, prune, tuple(plan.rows))
 
@@ -812,12 +813,10 @@ def _decide(
 
 def _general(held: _Held, model: str, capability: str) -> tuple[Claim | None, str]:
     """Return the claim that decides for ``model`` without a claim of its own."""
-    # the last matching rule that claims it (matching only the rules that do: a model
-    # is checked against a few rules, not every regex of the engine)
-    for rule in reversed(held.rules):
-        if capability in rule.claims and rule.matches(model):
-            return rule.claims[capability], f"rule:{rule.id} {rule.match} '{rule.pattern}'"
-    return held.general.get(capability), "engine"
+    order = claims_in_order(
+        capability, model, model_claims={}, rules=held.rules, engine_claims=held.general
+    )
+    return next(order, (None, "engine"))
 
 
 def _prune(
@@ -891,3 +890,6 @@ def _prune(
 
 def _bool(value: bool) -> str:
     return "true" if value else "false"
+
+
+shown_in_package(CatalogReport, CatalogRow)

@@ -20,6 +20,7 @@ import re
 import sqlite3
 import sys
 import time
+import uuid
 import weakref
 from collections.abc import Iterator
 from importlib import resources
@@ -31,7 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from ._paths import install_hint, user_data_dir
+from ._paths import install_hint, make_private_dirs, user_data_dir
 
 if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
     from alembic.config import Config
@@ -51,11 +52,13 @@ __all__ = [
     "for_writing",
     "foreign_tables",
     "head_revision",
+    "integrity_problems",
     "migration_connection",
     "read_only",
     "refuse_symlink",
     "require_registry",
     "revision_of",
+    "setup_commits",
     "setup_lock",
     "sqlite_file",
     "upgrade",
@@ -83,14 +86,70 @@ _PG_SETUP_LOCK = 0x746F6F6C77697265 & 0x7FFFFFFFFFFFFFFF
 def default_database_url() -> str:
     """Return ``$TOOLWIRE_DATABASE_URL``, else an SQLite file in the user's data directory.
 
-    The data directory is created when missing, readable by its owner only (0700).
+    The data directory, and each missing parent of it, is created readable by its
+    owner only (0700) whatever the umask. The default file (and its directory) must
+    be the user's own and not writable by group or others; a URL the user names is
+    their choice and is not checked.
+
+    :raises DatabaseError: when the data directory cannot be created (no writable
+        home, as for a container user), or the default file is refused.
     """
     url = os.environ.get(DATABASE_URL_ENV, "").strip()
     if url:
         return url
-    directory = user_data_dir()
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return f"sqlite:///{directory / DATABASE_FILE}"
+    try:
+        directory = user_data_dir()
+    except RuntimeError as error:  # Path.home(): no HOME and no passwd entry
+        raise DatabaseError(f"cannot locate the data directory: {error}; {_ELSEWHERE}") from None
+    try:
+        make_private_dirs(directory)
+    except OSError as error:
+        failed = error.filename or directory
+        raise DatabaseError(
+            f"cannot create the data directory {directory} "
+            f"({error.strerror or error}: {failed}); {_ELSEWHERE}"
+        ) from None
+    path = directory / DATABASE_FILE
+    for found in (directory, path):
+        _refuse_shared(found)
+    return f"sqlite:///{path}"
+
+
+#: What to do when the default data directory cannot be used.
+_ELSEWHERE = (
+    "set XDG_DATA_HOME to a writable directory, TOOLWIRE_DATABASE_URL to a registry's "
+    "database URL, or TOOLWIRE_DATABASE_URL=sqlite:// for an in-memory registry "
+    "(seeded at start, gone at exit)"
+)
+
+
+def _refuse_shared(path: Path) -> None:
+    """Refuse a default registry file or directory another user owns or may write.
+
+    Another user who can write either could put a registry of their choosing there.
+
+    :raises DatabaseError: naming the path and the fix.
+    """
+    try:
+        found = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DatabaseError(f"cannot read {path}: {error.strerror or error}") from None
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # Windows: ownership and modes are ACLs, not checked here
+        return
+    what = "data directory" if os.path.isdir(path) else "registry file"
+    if found.st_uid != getuid():
+        raise DatabaseError(
+            f"refusing the {what} {path}: it belongs to uid {found.st_uid}, not to you "
+            f"(uid {getuid()}); give TOOLWIRE_DATABASE_URL to use it anyway"
+        )
+    if found.st_mode & 0o022:
+        raise DatabaseError(
+            f"refusing the {what} {path}: group or others may write to it "
+            f"(mode {found.st_mode & 0o777:o}); chmod go-w {path}"
+        )
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
@@ -106,11 +165,14 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
             f"sqlite:///{Path(url).expanduser().absolute()}"
         )
     url, read_only_file, reason = _read_only_sqlite(url)
+    url, keeper = _shared_memory(url)
     with wrap_errors("cannot open database"):
         try:
             engine = sa.create_engine(url)
         except ValueError as error:  # e.g. a port that is not a number
             raise DatabaseError(f"cannot open database: bad URL ({error})") from None
+    if keeper is not None:  # held, then closed, with the engine
+        weakref.finalize(engine, keeper.close)
     if engine.dialect.name == "sqlite":
         path = sqlite_file(engine)
         if path is not None:
@@ -119,6 +181,26 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
             _READ_ONLY[engine] = (read_only_file, reason)
         _configure_sqlite(engine, busy_timeout_ms, wal=read_only_file is None)
     return engine
+
+
+def _shared_memory(url: str) -> tuple[str, sqlite3.Connection | None]:
+    """Return an in-memory SQLite URL as one database every connection of it shares.
+
+    SQLAlchemy gives each thread its own connection to ``sqlite://``, and so its own
+    empty database: a registry seeded in one thread would be empty in the others (a
+    web server's worker threads). A named in-memory database with a shared cache is
+    one database for every connection opened on it while one stays open: the keeper
+    returned, held as long as the engine is.
+    """
+    try:
+        parsed = make_url(url)
+    except Exception:  # reported by create_engine with the usual message
+        return url, None
+    if not parsed.drivername.startswith("sqlite") or parsed.database not in (None, "", ":memory:"):
+        return url, None
+    name = f"file:toolwire-memory-{uuid.uuid4().hex}?mode=memory&cache=shared"
+    keeper = sqlite3.connect(name, uri=True, check_same_thread=False)
+    return str(parsed.set(database=name, query={"uri": "true"})), keeper
 
 
 #: The SQLite engines opened read-only: the file and why (see ``read_only``).
@@ -183,6 +265,17 @@ def for_writing(engine: Engine) -> Engine:
 
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int, *, wal: bool = True) -> None:
+    path = sqlite_file(engine)
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        # SQLite says "database or disk is full" for most writes that hit ENOSPC, but
+        # a failed journal or shared-memory write is only a "disk I/O error": say
+        # "disk full" when the file's file system has no space left.
+        error = str(context.original_exception)
+        if path is not None and _DISK_IO in error and _no_space_left(path):
+            raise DatabaseError(f"{_DISK_FULL} on {path.parent} ({_DISK_IO}); {_FREE}")
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take BEGIN away from the driver: SQLAlchemy emits it (see _on_begin).
@@ -221,6 +314,49 @@ def _journal_mode_wal(cursor: sqlite3.Cursor, busy_timeout_ms: int) -> None:
             time.sleep(0.005)
 
 
+_DISK_IO = "disk I/O error"
+_DISK_FULL = "the disk is full: no space left"
+_FREE = "free some space and try again"
+
+
+def _no_space_left(path: Path) -> bool:
+    """Return True when the file system holding ``path`` has no block left for us."""
+    try:
+        found = os.statvfs(path.parent)
+    except (OSError, AttributeError):  # gone, or no statvfs (Windows)
+        return False
+    return found.f_bavail == 0
+
+
+def integrity_problems(engine: Engine, *, quick: bool = False) -> list[str] | None:
+    """Return what SQLite's integrity check finds wrong (empty: nothing); None elsewhere.
+
+    ``quick`` runs ``PRAGMA quick_check`` (the structure of every page, not whether
+    indexes match their tables: fast enough to run before each export), else
+    ``PRAGMA integrity_check``. A file too damaged for the check to run is one problem.
+    Other databases check their own pages, so nothing is run there (None).
+
+    :raises DatabaseError: when the database cannot be opened at all.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    pragma = "quick_check" if quick else "integrity_check"
+    with wrap_errors("cannot check the database"), engine.connect() as connection:
+        try:
+            found = connection.exec_driver_sql(f"PRAGMA {pragma}")
+            # a row may hold several lines, under a "*** in database main ***" heading
+            rows = [
+                line
+                for row in found
+                for line in str(row[0]).splitlines()
+                if line.strip() and not line.startswith("*** in database")
+            ]
+        except exc.DatabaseError as error:  # e.g. "database disk image is malformed"
+            detail = str(error.orig or error).strip().splitlines()
+            return [detail[0] if detail else type(error).__name__]
+    return [] if rows == ["ok"] else rows
+
+
 @contextlib.contextmanager
 def wrap_errors(action: str) -> Iterator[None]:
     """Turn SQLAlchemy, alembic and sqlite3 errors into ``DatabaseError`` (one line).
@@ -254,6 +390,12 @@ def wrap_errors(action: str) -> Iterator[None]:
         if "database is locked" in first or "database is busy" in first:
             raise DatabaseLocked(
                 f"{action}: database is locked by another writer; try again"
+            ) from error
+        if "database or disk is full" in first:
+            raise DatabaseError(f"{action}: {_DISK_FULL} ({first}); {_FREE}") from error
+        if "database disk image is malformed" in first:
+            raise DatabaseError(
+                f"{action}: the database file is corrupt ({first}); run 'toolwire db check'"
             ) from error
         raise DatabaseError(f"{action}: {first}") from error
 
@@ -368,6 +510,19 @@ def current_revision(engine: Engine) -> str | None:
         return revision_of(connection)
 
 
+#: Setups and migrations this process committed (see ``setup_commits``).
+_setups = [0]
+
+
+def setup_commits() -> int:
+    """Return how many setups or migrations this process committed so far.
+
+    The CLI tells a Ctrl-C that came after a new registry was set up from one that
+    came before.
+    """
+    return _setups[0]
+
+
 @contextlib.contextmanager
 def migration_connection(engine: Engine) -> Iterator[Connection]:
     """Yield a connection in one write transaction that DDL and data changes share.
@@ -389,6 +544,7 @@ def migration_connection(engine: Engine) -> Iterator[Connection]:
                 yield connection
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise DatabaseError("migration left rows violating foreign keys")
+            _setups[0] += 1
         finally:
             if sqlite:
                 raw.execute("PRAGMA foreign_keys = ON")

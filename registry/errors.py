@@ -20,6 +20,7 @@ Every exception also inherits the builtin a caller would naturally catch::
         ├── DuplicateEntry(RegistryError, ValueError)     the row exists already
         ├── InUse(RegistryError, ValueError)              rows still hang on it
         ├── CatalogUnavailable(RegistryError, LookupError)  no catalog file installed
+        ├── RevisionConflict(RegistryError, RuntimeError)   the registry moved since
         └── DatabaseError(RegistryError, RuntimeError)    SQLAlchemy/alembic failure
             ├── DatabaseLocked                                SQLite busy beyond timeout
             ├── NoRegistry                                    no toolwire schema there
@@ -35,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toolwire.convert.errors import ToolwireError
+
+from ._public import shown_in_package
 
 __all__ = [
     "CatalogUnavailable",
@@ -53,6 +56,7 @@ __all__ = [
     "NoRegistry",
     "ReadOnlyRegistry",
     "RegistryError",
+    "RevisionConflict",
     "UnknownCapability",
     "UnknownClaim",
     "UnknownEngine",
@@ -186,3 +190,10 @@ class ReadOnlyRegistry(DatabaseError):
         self.path = path
         self.reason = reason
         super().__init__(f"the registry at {path} is read-only ({reason}); {fix}")
+
+
+class RevisionConflict(RegistryError, RuntimeError):
+    """The registry changed since the revision a write was prepared against."""
+
+
+shown_in_package(*(globals()[name] for name in __all__))

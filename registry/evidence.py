@@ -10,30 +10,27 @@ counts a stale claim one tier lower for ``min_evidence`` (a stale live-verified 
 as documented) and says so in ``explain``; ``stale_claims`` lists them
 (``toolwire audit --stale``).
 
-``today()`` is the clock every age is measured with (UTC); tests replace it.
+This module reads a ``Registry``; the work on a connection (the policy's rows, the
+ages) is in ``_aging`` and re-exported here. ``today()`` is the clock every age is
+measured with (UTC); tests replace it here, so every caller reads it through this
+module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from types import MappingProxyType
-from typing import TYPE_CHECKING
+from datetime import date
 
-from sqlalchemy import func, select, update
-from sqlalchemy.engine import Connection
-
-from . import _validate as check
-from ._output import plural
-from .errors import InvalidInput
-from .records import Claim
-from .tables import evidence_policy_table, observation_table, utcnow
-from .vocab import DEFAULT_EVIDENCE_POLICY, EVIDENCE_STATUSES, POLICY_MAX_DAYS
-
-if TYPE_CHECKING:
-    from ._writer import Writer
-    from .store import Registry
+from ._aging import (
+    Stale,
+    agreeing_days,
+    parse_days,
+    read_policy,
+    set_evidence_policy,
+    staleness,
+)
+from .store import Registry
+from .tables import utcnow
 
 __all__ = [
     "Stale",
@@ -47,134 +44,16 @@ __all__ = [
     "today",
 ]
 
-#: The outcomes that agree with a true claim, and with a false one.
-_AGREE = {True: ("read",), False: ("ignored", "rejected")}
-
 
 def today() -> date:
     """Return the current UTC date, the day every age is counted to."""
     return utcnow().date()
 
 
-@dataclass(frozen=True, slots=True)
-class Stale:
-    """A claim past its status's policy, and why."""
-
-    claim: Claim
-    #: the day its age counts from
-    checked: date
-    days: int
-
-    @property
-    def why(self) -> str:
-        """Return ``verified YYYY-MM-DD, policy N days``."""
-        return f"verified {self.checked.isoformat()}, policy {plural(self.days, 'day')}"
-
-
-def parse_days(value: object) -> int | None:
-    """Return a policy age from ``N`` (days, 0 to 36500) or ``never`` (None).
-
-    :raises InvalidInput: for anything else.
-    """
-    if value is None or value == "never":
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if type(value) is not int or not 0 <= value <= POLICY_MAX_DAYS:
-        raise InvalidInput(
-            f"invalid policy age {value!r}: a number of days (0 to {POLICY_MAX_DAYS}) or 'never'"
-        )
-    return value
-
-
-def read_policy(connection: Connection) -> Mapping[str, int | None]:
-    """Return status -> max age in days (None: never) as the registry holds it."""
-    rows = connection.execute(
-        select(evidence_policy_table.c.status, evidence_policy_table.c.max_age_days)
-    ).all()
-    found = {status: days for status, days in rows}
-    return MappingProxyType(
-        {s: found.get(s, DEFAULT_EVIDENCE_POLICY[s]) for s in EVIDENCE_STATUSES}
-    )
-
-
 def evidence_policy(registry: Registry) -> Mapping[str, int | None]:
     """Return the registry's evidence policy: status -> max age in days (None: never)."""
-    with registry._reading("cannot read the evidence policy") as connection:
+    with registry.reading("cannot read the evidence policy") as connection:
         return read_policy(connection)
-
-
-def set_evidence_policy(writer: Writer, status: str, days: int | None, *, recorded_by: str) -> bool:
-    """Set how many days claims of ``status`` stay fresh (None: never); return if it changed.
-
-    A change bumps the registry revision, so every resolver sees it.
-
-    :raises InvalidStatus: for an unknown status.
-    :raises InvalidInput: for a bad age or actor.
-    """
-    check.status(status)
-    days = parse_days(days)
-    check.actor(recorded_by)
-    connection = writer.connection
-    if read_policy(connection)[status] == days:
-        return False
-    connection.execute(
-        update(evidence_policy_table)
-        .where(evidence_policy_table.c.status == status)
-        .values(max_age_days=days, updated_by=recorded_by, updated_at=utcnow())
-    )
-    writer.changed = True
-    return True
-
-
-def agreeing_days(
-    connection: Connection, engine: str, model: str | None = None
-) -> dict[tuple[str, str, bool], date]:
-    """Return (model, capability, value) -> the day of the latest observation agreeing with it."""
-    query = (
-        select(
-            observation_table.c.model,
-            observation_table.c.scenario,
-            observation_table.c.outcome,
-            func.max(observation_table.c.observed_at),
-        )
-        .where(observation_table.c.engine == engine)
-        .group_by(
-            observation_table.c.model, observation_table.c.scenario, observation_table.c.outcome
-        )
-    )
-    if model is not None:
-        query = query.where(observation_table.c.model == model)
-    found: dict[tuple[str, str, bool], date] = {}
-    for seen_model, scenario, outcome, latest in connection.execute(query):
-        day = (
-            latest.date() if isinstance(latest, datetime) else date.fromisoformat(str(latest)[:10])
-        )
-        for value, outcomes in _AGREE.items():
-            key = (seen_model, scenario, value)
-            if outcome in outcomes and (key not in found or found[key] < day):
-                found[key] = day
-    return found
-
-
-def staleness(
-    claim: Claim,
-    policy: Mapping[str, int | None],
-    agreeing: Mapping[tuple[str, str, bool], date],
-    on: date,
-) -> Stale | None:
-    """Return why ``claim`` is past its policy on day ``on``, None while it is fresh."""
-    days = policy.get(claim.status)
-    if days is None:
-        return None
-    checked = claim.verified_at
-    if claim.model is not None:  # the latest of its verification and an agreeing observation
-        seen = agreeing.get((claim.model, claim.capability, claim.value))
-        if seen is not None and (checked is None or seen > checked):
-            checked = seen
-    if checked is None or checked >= on - timedelta(days=days):
-        return None
-    return Stale(claim, checked, days)
 
 
 def stale_claims(
@@ -192,7 +71,7 @@ def stale_claims(
     """
     claims = registry.claims(engine=engine, capability=capability, status=status)
     day = on or today()
-    with registry._reading("cannot read the evidence policy") as connection:
+    with registry.reading("cannot read the evidence policy") as connection:
         policy = read_policy(connection)
         agreeing = {
             name: agreeing_days(connection, name) for name in sorted({c.engine for c in claims})

@@ -4,7 +4,7 @@
 of each engine from one snapshot of the engine, and keeps per cell what decided it:
 the value, the evidence status of the deciding claim, where that claim sits, its
 evidence, source and verified date, what cleared it, and the latest observation of
-that capability. Each cell has one *state*, the colour it is shown in:
+that capability. Each cell has one *state*, the evidence behind its value:
 
 - ``conflict``: the latest observation contradicts the deciding claim (as ``audit
   --conflicts`` finds it);
@@ -21,6 +21,12 @@ it (as ``audit --unobserved`` finds it).
 Each engine has a row of its own claims (they decide for every model nothing more
 specific covers), a row per rule with the rule's claims, and a row per model: the
 recorded ones, the ids exact rules name and the models a probe was sent to.
+
+On the page a cell's colour says its value (on, off, no claim) and a small mark
+(``MARKS``) its state; conflict and stale cells are framed too, as they are rare
+and want attention. The header and the engine and model columns stay in place
+while the table scrolls; every column sorts, a capability's value filters the rows,
+and the rows the filters leave download as CSV (formula-safe, as ``--format csv``).
 
 ``render_html(matrix)`` writes one self-contained HTML page: no external asset or
 request (a Content-Security-Policy forbids them), so it works from ``file://`` and as a
@@ -42,17 +48,18 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
-from ._output import plural
+from ._output import FORMULA_START, plural, safe_json
 from .evidence import evidence_policy
-from .observations import EVIDENCE_OUTCOMES, Observation, agrees, list_observations
+from .observations import Observation, list_observations
 from .records import Claim
 from .resolver import FLAGS, Resolution, Resolver
 from .store import Registry
 from .tables import utcnow
-from .vocab import EVIDENCE_STATUSES
+from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_days
 
 __all__ = [
     "LEGEND",
+    "MARKS",
     "PAGE_SIZE",
     "STATES",
     "Cell",
@@ -63,7 +70,7 @@ __all__ = [
     "shown_url",
 ]
 
-#: A cell's state, the colour it is shown in (``none``: nobody claims the flag).
+#: A cell's state: the evidence behind its value (``none``: nobody claims the flag).
 STATES: tuple[str, ...] = (*EVIDENCE_STATUSES, "conflict", "stale", "none")
 #: What each state (and the ``unobserved`` flag) means, as the legend says it.
 LEGEND: dict[str, str] = {
@@ -75,6 +82,17 @@ LEGEND: dict[str, str] = {
     "stale": "past its evidence policy: last checked too long ago",
     "unobserved": "on, with no observation behind it",
     "none": "nobody claims it (off)",
+}
+#: The small mark a cell carries for its state (``none`` has none: the cell is blank).
+MARKS: dict[str, str] = {
+    "live-verified": "\u2714",
+    "documented": "\u00b6",
+    "inferred": "\u2248",
+    "unverified": "?",
+    "conflict": "!",
+    "stale": "\u25f7",
+    "unobserved": "\u25cc",
+    "none": "",
 }
 #: Rows per page of the page's table.
 PAGE_SIZE = 100
@@ -177,8 +195,8 @@ def build(
     for name in columns:
         if name not in FLAGS:
             raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
-    if stale_days is not None and (type(stale_days) is not int or not 0 <= stale_days <= 36500):
-        raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
+    if stale_days is not None:
+        check_days(stale_days, "stale_days")
     revision = registry.revision()
     cutoff = None
     if stale_days is not None:
@@ -334,12 +352,16 @@ def _payload(matrix: Matrix) -> dict[str, Any]:
         "details": [detail(key) for key in details],
         "rows": rows,
         "page_size": PAGE_SIZE,
+        "marks": MARKS,
+        # the CSV download quotes a cell a spreadsheet would run, as --format csv does
+        "formula_start": list(FORMULA_START),
     }
 
 
 def _script_json(data: object) -> str:
     """Return ``data`` as JSON that cannot end the ``<script>`` element holding it."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # safe_json: no raw C1 control either, should the page be printed on a terminal
+    text = safe_json(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         text = text.replace(char, escape)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
@@ -352,10 +374,10 @@ def _sha256(text: str) -> str:
 def _stale_rule(matrix: Matrix) -> str:
     """Return the header's sentence on what counts as stale."""
     if matrix.stale_days is not None:
-        return f"a claim checked more than {plural(matrix.stale_days, 'day')} ago is stale."
+        return f"A claim checked more than {plural(matrix.stale_days, 'day')} ago is stale."
     ages = [f"{s} after {plural(d, 'day')}" for s, d in matrix.policy.items() if d is not None]
     return (
-        "a claim past its evidence policy ("
+        "A claim past its evidence policy ("
         + ("; ".join(ages) if ages else "no status ages")
         + ("; the others never" if len(ages) < len(matrix.policy) else "")
         + ") is stale."
@@ -367,12 +389,18 @@ def render_html(matrix: Matrix) -> str:
     e = html.escape
     legend = "\n".join(
         f'<li><label><input type="checkbox" data-state="{e(state)}" checked> '
-        f'<span class="swatch state-{e(state)}"></span> <b>{e(state)}</b>: {e(words)}</label></li>'
+        f'<span class="mark mark-{e(state)}">{e(MARKS[state]) or "&nbsp;"}</span> '
+        f"<b>{e(state)}</b>: {e(words)}</label></li>"
         for state, words in LEGEND.items()
     )
-    head_cells = "".join(f'<th scope="col">{e(name)}</th>' for name in matrix.capabilities)
+    head_cells = "".join(
+        f'<th scope="col" class="cap" data-column="{3 + n}" aria-sort="none">'
+        f'<button type="button">{e(name)}</button></th>'
+        for n, name in enumerate(matrix.capabilities)
+    )
+    options = "".join(f'<option value="{e(n)}">{e(n)}</option>' for n in matrix.capabilities)
     policy = (
-        f" claims weaker than {e(matrix.min_evidence)} count as absent;"
+        f", with claims weaker than {e(matrix.min_evidence)} counted as absent"
         if matrix.min_evidence
         else ""
     )
@@ -394,6 +422,7 @@ def render_html(matrix: Matrix) -> str:
         stale=e(_stale_rule(matrix)),
         legend=legend,
         head_cells=head_cells,
+        options=options,
         columns=len(matrix.capabilities) + 3,
         data=_script_json(_payload(matrix)),
         script=_SCRIPT,
@@ -401,35 +430,58 @@ def render_html(matrix: Matrix) -> str:
 
 
 _STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #1f2328; }
-header p { margin: .2em 0; color: #57606a; }
+body { font: 14px/1.4 system-ui, "DejaVu Sans", sans-serif; margin: 1.2em; color: #1f2328; }
+h1 { font-size: 1.4em; margin: 0 0 .3em; }
+header p { margin: .2em 0; color: #57606a; max-width: 60em; }
 code { font: 13px ui-monospace, monospace; }
-#legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .4em 1.4em; }
-.swatch { display: inline-block; width: 1.1em; height: 1.1em; vertical-align: middle;
-  border: 1px solid #8c959f; }
-#controls { margin: 1em 0; display: flex; gap: 1em; align-items: center; }
-#filter { font-size: 14px; padding: .3em .5em; width: 22em; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #d0d7de; padding: .25em .5em; text-align: left; }
-thead th { position: sticky; top: 0; background: #f6f8fa; }
-td.cell { text-align: center; min-width: 4.5em; cursor: help; }
+#key { display: flex; flex-wrap: wrap; gap: .3em 2em; align-items: flex-start; margin: .8em 0; }
+#key h2 { font-size: 13px; margin: 0 0 .2em; color: #57606a; font-weight: 600; }
+#values { list-style: none; padding: 0; margin: 0; display: flex; gap: .8em; }
+#values li span.cell { display: inline-block; min-width: 2.6em; text-align: center;
+  border-radius: 3px; padding: 0 .3em; }
+#legend { list-style: none; padding: 0; margin: 0; display: grid;
+  grid-template-columns: repeat(2, max-content); gap: 0 1.6em; font-size: 13px; }
+#legend .mark { display: inline-block; width: 1.1em; text-align: center; }
+#controls { margin: .8em 0; display: flex; flex-wrap: wrap; gap: .5em 1em; align-items: center; }
+#controls input[type=search], #controls select { font: inherit; padding: .2em .4em; }
+#filter { width: 16em; }
+#scroller { overflow: auto; max-height: calc(100vh - 2em); border: 1px solid #d0d7de; }
+table { border-collapse: separate; border-spacing: 0; }
+th, td { border-right: 1px solid #eaeef2; border-bottom: 1px solid #eaeef2;
+  padding: .2em .5em; text-align: left; white-space: nowrap; background: #fff; }
+thead th { position: sticky; top: 0; z-index: 2; background: #f6f8fa;
+  border-bottom: 1px solid #d0d7de; font-weight: 600; }
+thead th button { font: inherit; background: none; border: 0; padding: 0; cursor: pointer;
+  color: inherit; }
+thead th[aria-sort=ascending] button::after { content: " \\25b2"; font-size: 10px; }
+thead th[aria-sort=descending] button::after { content: " \\25bc"; font-size: 10px; }
+th.engine, td.engine { position: sticky; left: 0; z-index: 1; }
+th.model, td.model { position: sticky; left: var(--model-left, 9em); z-index: 1;
+  border-right: 1px solid #d0d7de; }
+thead th.engine, thead th.model { z-index: 3; }
 td.model button { font: inherit; background: none; border: 0; padding: 0; cursor: pointer;
-  color: #0969da; text-align: left; }
-tr.engine td:not(.cell) { font-weight: 600; background: #f6f8fa; }
+  color: #0969da; text-align: left; max-width: 22em; overflow: hidden;
+  text-overflow: ellipsis; vertical-align: bottom; }
+td.wire { color: #57606a; }
+tr.engine td:not(.cell) { background: #f6f8fa; }
+tr.engine td.engine, tr.engine td.model button { font-weight: 600; }
 tr.rule td.model button { color: #57606a; font-style: italic; }
-tr.detail td { background: #fbfbfc; font-size: 13px; }
+tr.rule td.engine, tr.row.model td.engine { color: #8c959f; }
+td.cell { text-align: center; min-width: 3.6em; cursor: help; position: relative; }
+.v-on { background: #aceebb; color: #0a3622; }
+.v-off { background: #eef1f4; color: #57606a; }
+.v-none { background: #fff; color: #afb8c1; }
+tr.engine td.cell.v-none { background: #f6f8fa; }
+.mark { color: #6e7781; font-size: 11px; margin-left: .25em; }
+.mark-conflict { color: #cf222e; font-weight: 700; font-size: 13px; }
+.mark-stale { color: #9a6700; font-size: 13px; }
+td.cell.conflict { box-shadow: inset 0 0 0 2px #cf222e; }
+td.cell.stale { box-shadow: inset 0 0 0 2px #d4a72c; }
+tr.detail td { background: #fbfbfc; font-size: 13px; white-space: normal; }
 tr.detail dl { margin: .3em 0; display: grid; grid-template-columns: max-content 1fr;
   gap: .1em .8em; }
 tr.detail dt { font-weight: 600; }
 tr.detail dd { margin: 0; white-space: pre-wrap; }
-.state-live-verified { background: #aceebb; }
-.state-documented { background: #cfe2ff; }
-.state-inferred { background: #fff3cd; }
-.state-unverified { background: #e2e3e5; }
-.state-conflict { background: #ff9492; }
-.state-stale { background: #e0d0f5; }
-.state-none { background: #ffffff; color: #8c959f; }
-.state-unobserved, td.unobserved { outline: 2px dashed #bc4c00; outline-offset: -3px; }
 """
 
 _SCRIPT = """
@@ -437,12 +489,17 @@ _SCRIPT = """
   "use strict";
   var data = JSON.parse(document.getElementById("matrix-data").textContent);
   var caps = data.capabilities, states = data.states, details = data.details;
-  var pageSize = data.page_size;
+  var marks = data.marks, pageSize = data.page_size, risky = data.formula_start;
+  var table = document.getElementById("matrix");
   var tbody = document.getElementById("rows");
   var filterBox = document.getElementById("filter");
+  var capBox = document.getElementById("cap"), valueBox = document.getElementById("cap-value");
+  var claimRows = document.getElementById("claim-rows");
   var info = document.getElementById("page-info");
   var prev = document.getElementById("prev"), next = document.getElementById("next");
   var checks = Array.prototype.slice.call(document.querySelectorAll("input[data-state]"));
+  var heads = Array.prototype.slice.call(document.querySelectorAll("thead th[data-column]"));
+  var VALUE_RANK = {on: 0, off: 1, none: 2};
   var rows = data.rows.map(function (raw, index) {
     var tags = {};
     raw[4].forEach(function (cell) {
@@ -454,11 +511,16 @@ _SCRIPT = """
       tags: tags, text: (raw[0] + " " + raw[2]).toLowerCase()
     };
   });
-  var matching = rows, page = 0, open = {};
+  var matching = rows, page = 0, open = {}, sortColumn = null, sortDown = false;
+
+  function valueOf(cell) {
+    if (cell[0]) { return "on"; }
+    return details[cell[3]].status === null ? "none" : "off";
+  }
 
   function describe(row, cell, capability) {
-    var d = details[cell[3]];
-    var lines = [capability + ": " + (cell[0] ? "on" : "off") +
+    var d = details[cell[3]], value = valueOf(cell);
+    var lines = [capability + ": " + (value === "none" ? "off, no claim" : value) +
       " (" + states[cell[1]] + (cell[2] ? ", unobserved" : "") + ")"];
     lines.push("decided by: " + d.decided_by);
     if (d.status !== null) { lines.push("evidence status: " + d.status); }
@@ -500,6 +562,7 @@ _SCRIPT = """
     var name = element("td", "model"), button = element("button");
     button.type = "button";
     button.textContent = row.kind === "engine" ? "(engine claims)" : row.name;
+    button.title = button.textContent;
     button.setAttribute("aria-expanded", open[row.index] ? "true" : "false");
     button.addEventListener("click", function () {
       open[row.index] = !open[row.index];
@@ -509,16 +572,23 @@ _SCRIPT = """
     tr.appendChild(name);
     tr.appendChild(element("td", "wire", row.wire));
     row.cells.forEach(function (cell, i) {
-      var state = states[cell[1]];
-      var td = element("td", "cell state-" + state + (cell[2] ? " unobserved" : ""));
-      td.textContent = details[cell[3]].status === null && !cell[0] ? "\\u2013" :
-        (cell[0] ? "on" : "off");
+      var state = states[cell[1]], value = valueOf(cell);
+      var alert = state === "conflict" || state === "stale" ? " " + state : "";
+      var td = element("td", "cell v-" + value + alert, value === "none" ? "\u2013" : value);
+      var mark = marks[state] + (cell[2] ? marks.unobserved : "");
+      if (mark) { td.appendChild(element("span", "mark mark-" + state, mark)); }
       td.title = describe(row, cell, caps[i]).join("\\n");
       td.dataset.capability = caps[i];
       td.dataset.state = state;
+      td.dataset.value = value;
       tr.appendChild(td);
     });
     return tr;
+  }
+
+  function pinModelColumn() {
+    var first = table.querySelector("thead th.engine");
+    table.style.setProperty("--model-left", first.getBoundingClientRect().width + "px");
   }
 
   function render() {
@@ -532,29 +602,97 @@ _SCRIPT = """
     tbody.textContent = "";
     tbody.appendChild(fragment);
     info.textContent = matching.length === 0 ? "no rows match" :
-      "rows " + (start + 1) + "\\u2013" + Math.min(start + pageSize, matching.length) +
+      "rows " + (start + 1) + "\u2013" + Math.min(start + pageSize, matching.length) +
       " of " + matching.length + " matching (" + rows.length + " in all), page " +
       (page + 1) + " of " + pages;
     prev.disabled = page === 0;
     next.disabled = page >= pages - 1;
+    pinModelColumn();
+  }
+
+  function sortKey(row, column) {
+    if (column === 0) { return [row.engine]; }
+    if (column === 1) { return [row.kind === "engine" ? "" : row.name.toLowerCase()]; }
+    if (column === 2) { return [row.wire]; }
+    var cell = row.cells[column - 3];
+    return [VALUE_RANK[valueOf(cell)], states[cell[1]]];
+  }
+
+  function compare(a, b) {
+    if (sortColumn !== null) {
+      var ka = sortKey(a, sortColumn), kb = sortKey(b, sortColumn);
+      for (var i = 0; i < ka.length; i += 1) {
+        if (ka[i] < kb[i]) { return sortDown ? 1 : -1; }
+        if (ka[i] > kb[i]) { return sortDown ? -1 : 1; }
+      }
+    }
+    return a.index - b.index;  // ties keep the registry's order
   }
 
   function refilter() {
     var needle = filterBox.value.trim().toLowerCase();
+    var capIndex = caps.indexOf(capBox.value), wantedValue = valueBox.value;
     var wanted = {};
     checks.forEach(function (box) { if (box.checked) { wanted[box.dataset.state] = true; } });
     matching = rows.filter(function (row) {
+      if (!claimRows.checked && row.kind !== "model") { return false; }
       if (needle && row.text.indexOf(needle) < 0) { return false; }
+      if (capIndex >= 0 && valueOf(row.cells[capIndex]) !== wantedValue) { return false; }
       return Object.keys(row.tags).some(function (tag) { return wanted[tag]; });
     });
+    matching.sort(compare);
     page = 0;
     render();
   }
 
+  function sortBy(column) {
+    sortDown = sortColumn === column ? !sortDown : false;
+    sortColumn = column;
+    heads.forEach(function (th) {
+      var mine = Number(th.dataset.column) === column;
+      th.setAttribute("aria-sort", mine ? (sortDown ? "descending" : "ascending") : "none");
+    });
+    refilter();
+  }
+
+  function csvCell(text) {
+    var safe = risky.indexOf(text.charAt(0)) >= 0 ? "'" + text : text;
+    return /[",\\n\\r]/.test(safe) ? '"' + safe.replace(/"/g, '""') + '"' : safe;
+  }
+
+  function download() {
+    var header = ["engine", "row", "model", "wire"];
+    caps.forEach(function (c) { header.push(c, c + " evidence"); });
+    var lines = [header.map(csvCell).join(",")];
+    matching.forEach(function (row) {
+      var line = [row.engine, row.kind, row.name, row.wire];
+      row.cells.forEach(function (cell) {
+        line.push(valueOf(cell), states[cell[1]] + (cell[2] ? " unobserved" : ""));
+      });
+      lines.push(line.map(csvCell).join(","));
+    });
+    var blob = new Blob([lines.join("\\n") + "\\n"], {type: "text/csv"});
+    var link = element("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "toolwire-matrix.csv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }
+
+  heads.forEach(function (th) {
+    th.querySelector("button").addEventListener("click", function () {
+      sortBy(Number(th.dataset.column));
+    });
+  });
   filterBox.addEventListener("input", refilter);
+  [capBox, valueBox, claimRows].forEach(function (box) {
+    box.addEventListener("change", refilter);
+  });
   checks.forEach(function (box) { box.addEventListener("change", refilter); });
   prev.addEventListener("click", function () { page -= 1; render(); });
   next.addEventListener("click", function () { page += 1; render(); });
+  document.getElementById("download").addEventListener("click", download);
   refilter();
   document.body.dataset.ready = "true";
 })();
@@ -574,24 +712,42 @@ _PAGE = """<!DOCTYPE html>
 <h1>toolwire capability matrix</h1>
 <p>registry <code id="registry-url">{url}</code>, revision <span id="revision">{revision}</span>,
 written <time id="written">{written}</time></p>
-<p>{counts}; each cell is the value the resolver gives that model;{policy} a claim
-{stale}</p>
+<p>{counts}. Each cell is the value the resolver gives that model{policy}: its colour
+says the value, its small mark the evidence behind it. {stale}</p>
 </header>
+<div id="key">
+<div><h2>value</h2>
+<ul id="values">
+<li><span class="cell v-on">on</span></li>
+<li><span class="cell v-off">off</span> claimed off</li>
+<li><span class="cell v-none">&ndash;</span> no claim (off)</li>
+</ul></div>
+<div><h2>evidence (tick to show rows with it)</h2>
 <ul id="legend">
 {legend}
-</ul>
+</ul></div>
+</div>
 <div id="controls">
 <label>Filter <input id="filter" type="search" placeholder="model or engine"
 autocomplete="off"></label>
+<label>where <select id="cap"><option value="">(any capability)</option>{options}</select></label>
+<label>is <select id="cap-value"><option value="on">on</option><option value="off">off</option>
+<option value="none">no claim</option></select></label>
+<label><input id="claim-rows" type="checkbox" checked> engine and rule rows</label>
+<button id="download" type="button">download CSV</button>
 <button id="prev" type="button">previous</button>
 <button id="next" type="button">next</button>
 <span id="page-info"></span>
 </div>
+<div id="scroller">
 <table id="matrix">
-<thead><tr><th scope="col">engine</th><th scope="col">model</th>
-<th scope="col">wire</th>{head_cells}</tr></thead>
+<thead><tr><th scope="col" class="engine" data-column="0" aria-sort="none"><button
+type="button">engine</button></th><th scope="col" class="model" data-column="1"
+aria-sort="none"><button type="button">model</button></th><th scope="col" class="wire"
+data-column="2" aria-sort="none"><button type="button">wire</button></th>{head_cells}</tr></thead>
 <tbody id="rows"><tr><td colspan="{columns}">(the table needs JavaScript)</td></tr></tbody>
 </table>
+</div>
 <script type="application/json" id="matrix-data">{data}</script>
 <script>{script}</script>
 </body>

@@ -28,14 +28,18 @@ from .records import Claim
 from .resolver import FLAGS, Resolver
 from .store import Registry
 from .tables import observation_table, utcnow
-from .vocab import OBSERVATION_OUTCOMES, OBSERVATION_SCENARIOS
+from .vocab import (
+    EVIDENCE_OUTCOMES,
+    OBSERVATION_OUTCOMES,
+    OBSERVATION_SCENARIOS,
+    agrees,
+    check_days,
+)
 
 __all__ = [
-    "EVIDENCE_OUTCOMES",
     "Conflict",
     "Observation",
     "Unobserved",
-    "agrees",
     "audit",
     "claim_from_observation",
     "conflicts",
@@ -47,8 +51,6 @@ __all__ = [
     "unobserved",
 ]
 
-#: The outcomes that are evidence about a capability (``error`` is not).
-EVIDENCE_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected")
 #: Where probe claims say they come from.
 PROBE_SOURCE = "probe"
 _EXCERPT_MAX = 500
@@ -113,11 +115,6 @@ def _toolwire_version() -> str:
         return metadata.version("toolwire")
     except metadata.PackageNotFoundError:  # pragma: no cover - not installed
         return "unknown"
-
-
-def agrees(value: bool, outcome: str) -> bool:
-    """Return whether a claimed ``value`` agrees with an informative ``outcome``."""
-    return value is (outcome == "read")
 
 
 def record_observation(
@@ -238,7 +235,7 @@ def list_observations(
         )
         if value is not None
     ]
-    with registry._reading("cannot read observations") as connection:
+    with registry.reading("cannot read observations") as connection:
         rows = connection.execute(select(*_COLUMNS).where(*where).order_by(observation_table.c.id))
         return tuple(Observation(*row) for row in rows)
 
@@ -343,13 +340,14 @@ def audit(
 
     :raises UnknownEngine: when ``engine`` does not exist.
     :raises InvalidStatus: for an unknown status filter.
-    :raises InvalidInput: for a negative ``stale_days``.
+    :raises InvalidInput: for a ``stale_days`` that is not a whole number of days,
+        0 to 36500.
     """
+    if stale_days is not None:
+        check_days(stale_days, "stale_days")
     claims = registry.audit(status=status, capability=capability, engine=engine, enabling=enabling)
     if stale_days is None:
         return claims
-    if stale_days < 0:
-        raise InvalidInput(f"invalid stale_days {stale_days}: must be >= 0")
     cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
     latest = latest_observations(registry, engine=engine)
     return tuple(c for c in claims if _is_stale(c, latest, cutoff))

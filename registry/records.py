@@ -12,6 +12,7 @@ from datetime import date, datetime
 from types import MappingProxyType
 from typing import Any
 
+from ._public import shown_in_package
 from ._rules import compile_rule, fullmatch
 
 __all__ = [
@@ -224,3 +225,6 @@ class LogEntry:
     what: str
     changes: Mapping[str, tuple[object, object]]
     reason: str | None
+
+
+shown_in_package(*(globals()[name] for name in __all__))

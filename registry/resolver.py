@@ -51,9 +51,12 @@ from toolwire.convert import (
     wire_options,
 )
 
+from . import _aging
 from . import _validate as check
 from . import evidence as _evidence
 from ._changes import ChangeWatch
+from ._precedence import claims_in_order, rule_label
+from ._public import shown_in_package
 from .errors import InvalidInput
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
@@ -349,9 +352,9 @@ class Resolver:
             ids = [check.model_id(m) for m in models]
             snapshot = self.registry.engine_snapshot(engine, models=ids)
         forms = self._wire_forms()
-        with self.registry._reading("cannot read the evidence policy") as connection:
-            policy = _evidence.read_policy(connection)
-            agreeing = _evidence.agreeing_days(connection, engine)  # every model's, one query
+        with self.registry.reading("cannot read the evidence policy") as connection:
+            policy = _aging.read_policy(connection)
+            agreeing = _aging.agreeing_days(connection, engine)  # every model's, one query
         ages = _Ages(policy, agreeing, _evidence.today())
         return tuple(_decide(snapshot, model, None, min_evidence, forms, ages) for model in ids)
 
@@ -426,11 +429,11 @@ class Resolver:
         """Return the evidence policy and the model's agreeing observation days (cached)."""
         policy, ages = self._policy, self._ages.get((engine, model))
         if policy is None or ages is None:
-            with self.registry._reading("cannot read the evidence policy") as connection:
+            with self.registry.reading("cannot read the evidence policy") as connection:
                 if policy is None:
-                    policy = self._policy = _evidence.read_policy(connection)
+                    policy = self._policy = _aging.read_policy(connection)
                 if ages is None:
-                    ages = _evidence.agreeing_days(connection, engine, model)
+                    ages = _aging.agreeing_days(connection, engine, model)
                     _bounded_put(self._ages, (engine, model), ages)
         return _Ages(policy, ages, _evidence.today())
 
@@ -455,7 +458,7 @@ class _Ages:
     today: Any
 
     def stale(self, claim: Claim) -> str | None:
-        found = _evidence.staleness(claim, self.policy, self.agreeing, self.today)
+        found = _aging.staleness(claim, self.policy, self.agreeing, self.today)
         return None if found is None else found.why
 
 
@@ -489,7 +492,7 @@ def _decide(
 
     trace: dict[str, FlagTrace] = {}
     for flag in FLAGS:  # the most specific claim the policy accepts decides
-        claim, decided_by, ignored = _claim(flag, snapshot, model, rules, policy, ages)
+        claim, decided_by, ignored = _claim(flag, snapshot, model_id, model, policy, ages)
         claimed = None if claim is None else claim.value
         stale = None if claim is None else ages.stale(claim)
         aged = tuple(ages.stale(c) for _, c in ignored)
@@ -544,38 +547,33 @@ def _wire(
         return model.wire, "model"
     for rule in reversed(rules):
         if rule.wire:
-            return rule.wire, _rule_label(rule)
+            return rule.wire, rule_label(rule)
     return snapshot.engine.default_wire, "engine"
 
 
 def _claim(
     flag: str,
     snapshot: EngineSnapshot,
+    model_id: str,
     model: Model | None,
-    rules: tuple[Rule, ...],
     policy: _Policy,
     ages: _Ages,
 ) -> tuple[Claim | None, str, tuple[tuple[str, Claim], ...]]:
     """Return the deciding claim, where it sits, and the claims the policy set aside."""
-    candidates: list[tuple[Claim, str]] = []
-    if model is not None and flag in model.claims:
-        candidates.append((model.claims[flag], "model"))
-    candidates += [(r.claims[flag], _rule_label(r)) for r in reversed(rules) if flag in r.claims]
-    if flag in snapshot.claims:
-        candidates.append((snapshot.claims[flag], "engine"))
     ignored: list[tuple[str, Claim]] = []
-    for claim, where in candidates:
+    for claim, where in claims_in_order(
+        flag,
+        model_id,
+        model_claims=model.claims if model is not None else {},
+        rules=snapshot.rules,
+        engine_claims=snapshot.claims,
+    ):
         if policy.min_evidence is None or not policy.rejects(
             claim.status, stale=ages.stale(claim) is not None
         ):
             return claim, where, tuple(ignored)
         ignored.append((where, claim))
     return None, "none", tuple(ignored)
-
-
-def _rule_label(rule: Rule) -> str:
-    # The pattern as written (a repr would double every backslash of a regex).
-    return f"rule:{rule.id} {rule.match} '{rule.pattern}'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -775,3 +773,6 @@ def reformat_for(
         engine, model, wire=wire, min_evidence=min_evidence
     )
     return resolution.reformat(source_wire, blocks, names=names, ids=ids)
+
+
+shown_in_package(FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve)

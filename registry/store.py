@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Collection, Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from types import MappingProxyType, TracebackType
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Table, or_, select
 from sqlalchemy.engine import Connection
@@ -23,9 +23,11 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from . import db
-from ._bulk import ClaimInput, ClaimsReport
 from ._changes import ChangeWatch, note_commit, open_watch
+from ._public import shown_in_package
+from ._write.claims import ClaimInput, ClaimsReport
 from ._writer import Writer
+from .bootstrap import ensure_ready
 from .errors import DatabaseError, InvalidInput, ReadOnlyRegistry, UnknownCapability
 from .records import (
     Capability,
@@ -47,12 +49,7 @@ from .tables import (
     model_table,
     utcnow,
 )
-from .vocab import EVIDENCE_STATUSES, evidence_rank
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-
-    from .catalog import CatalogReport
+from .vocab import EVIDENCE_STATUSES, check_days, evidence_rank
 
 __all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
@@ -127,8 +124,6 @@ class Registry:
             raise
         self._watches: list[ChangeWatch] = []
         if setup:
-            from .bootstrap import ensure_ready  # the bootstrap sits above the store
-
             try:
                 ensure_ready(self._engine)
             except DatabaseError as error:
@@ -183,7 +178,15 @@ class Registry:
     # -- transactions -------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _reading(self, action: str) -> Iterator[Connection]:
+    def reading(self, action: str) -> Iterator[Connection]:
+        """Open a connection for the statements of one read; close it after.
+
+        On PostgreSQL the read sees one snapshot (repeatable read). ``action`` says
+        what failed in the ``DatabaseError`` a database failure becomes ("cannot read
+        observations").
+
+        :raises DatabaseError: when the database fails.
+        """
         with db.wrap_errors(action), self._engine.connect() as connection:
             if self._engine.dialect.name == "postgresql":
                 # One snapshot for all the statements of a read.
@@ -210,12 +213,22 @@ class Registry:
 
     # -- reads --------------------------------------------------------------------
 
+    def integrity_problems(self, *, quick: bool = False) -> list[str] | None:
+        """Return what SQLite's integrity check finds (empty: nothing); None on other databases.
+
+        ``quick`` runs ``quick_check`` (every page's structure) instead of the full
+        ``integrity_check``.
+
+        :raises DatabaseError: when the database cannot be opened at all.
+        """
+        return db.integrity_problems(self._engine, quick=quick)
+
     def revision(self) -> int:
         """Return the revision counter; it changes whenever a write changed something.
 
         :raises DatabaseError: when the database cannot be read.
         """
-        with self._reading("cannot read registry revision") as connection:
+        with self.reading("cannot read registry revision") as connection:
             return q.revision(connection)
 
     def watch_changes(self) -> ChangeWatch | None:
@@ -240,7 +253,7 @@ class Registry:
 
         :raises UnknownEngine: when there is none (the message names the closest ones).
         """
-        with self._reading("cannot read engine") as connection:
+        with self.reading("cannot read engine") as connection:
             row = connection.execute(
                 select(*q.ENGINE_COLUMNS).where(engine_table.c.name == name)
             ).first()
@@ -251,7 +264,7 @@ class Registry:
 
     def engines(self) -> tuple[Engine, ...]:
         """Return every engine, by name."""
-        with self._reading("cannot read engines") as connection:
+        with self.reading("cannot read engines") as connection:
             rows = connection.execute(select(*q.ENGINE_COLUMNS).order_by(engine_table.c.name))
             return tuple(q.to_engine(row) for row in rows)
 
@@ -260,7 +273,7 @@ class Registry:
 
         :raises UnknownEngine: when ``engine`` does not exist.
         """
-        with self._reading("cannot read models") as connection:
+        with self.reading("cannot read models") as connection:
             models_query = q.model_select().order_by(engine_table.c.name, model_table.c.model_id)
             claims_query = q.claim_select().where(claim_table.c.model_row_id.is_not(None))
             if engine is not None:
@@ -285,7 +298,7 @@ class Registry:
 
         :raises UnknownEngine: when the engine does not exist.
         """
-        with self._reading("cannot read model") as connection:
+        with self.reading("cannot read model") as connection:
             engine_id = q.engine_id(connection, engine)
             row = connection.execute(
                 q.model_select().where(
@@ -336,7 +349,7 @@ class Registry:
         return self._claims(engine, where)
 
     def _claims(self, engine: str | None, where: list[Any]) -> tuple[Claim, ...]:
-        with self._reading("cannot read claims") as connection:
+        with self.reading("cannot read claims") as connection:
             if engine is not None:
                 where = [*where, claim_table.c.engine_id == q.engine_id(connection, engine)]
             rows = connection.execute(
@@ -348,7 +361,7 @@ class Registry:
 
     def wire_forms(self) -> tuple[WireForm, ...]:
         """Return the evidence recorded for each native tool-result form."""
-        with self._reading("cannot read wire forms") as connection:
+        with self.reading("cannot read wire forms") as connection:
             return tuple(q.to_wire_form(row) for row in connection.execute(q.wire_form_select()))
 
     def engine_snapshot(
@@ -361,7 +374,7 @@ class Registry:
 
         :raises UnknownEngine: when the engine does not exist.
         """
-        with self._reading("cannot read engine") as connection:
+        with self.reading("cannot read engine") as connection:
             return q.snapshot(connection, engine, models)
 
     def claim_history(
@@ -381,7 +394,7 @@ class Registry:
             where.append(claim_event_table.c.subject_key == f"model:{model}")
         if capability is not None:
             where.append(claim_event_table.c.capability == capability)
-        with self._reading("cannot read claim history") as connection:
+        with self.reading("cannot read claim history") as connection:
             rows = connection.execute(
                 select(claim_event_table).where(*where).order_by(claim_event_table.c.id)
             )
@@ -389,7 +402,7 @@ class Registry:
 
     def capabilities(self) -> tuple[Capability, ...]:
         """Return the capability vocabulary, by name."""
-        with self._reading("cannot read capabilities") as connection:
+        with self.reading("cannot read capabilities") as connection:
             rows = connection.execute(
                 select(capability_table).order_by(capability_table.c.name)
             ).all()
@@ -437,7 +450,7 @@ class Registry:
             query = query.order_by(table.c.occurred_at.desc(), table.c.id.desc())
             return query if limit is None else query.limit(limit)
 
-        with self._reading("cannot read the change log") as connection:
+        with self.reading("cannot read the change log") as connection:
             claims, changes = newest(claim_event_table), newest(change_event_table)
             entries = [q.claim_log_entry(row) for row in connection.execute(claims)]
             entries += [q.change_log_entry(row) for row in connection.execute(changes)]
@@ -462,6 +475,8 @@ class Registry:
 
         :raises UnknownEngine: when ``engine`` does not exist.
         :raises InvalidStatus: for an unknown status filter.
+        :raises InvalidInput: for a ``stale_days`` that is not a whole number of days,
+            0 to 36500.
         """
         where: list[Any] = []
         if status is not None:
@@ -477,48 +492,12 @@ class Registry:
                 claim_table.c.status.in_(weaker),
             ]
         if stale_days is not None:
-            if type(stale_days) is not int or not 0 <= stale_days <= 36500:
-                raise InvalidInput(f"invalid stale_days {stale_days!r}: 0 to 36500 days")
+            check_days(stale_days, "stale_days")
             cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
             where.append(
                 or_(claim_table.c.verified_at.is_(None), claim_table.c.verified_at < cutoff)
             )
         return self._claims(engine, where)
-
-    def import_catalog(
-        self,
-        source: str,
-        data: Any,
-        *,
-        recorded_by: str,
-        origin: str | None = None,
-        status: str = "inferred",
-        engines: Mapping[str, Sequence[str]] | None = None,
-        prune: bool = False,
-        dry_run: bool = False,
-    ) -> CatalogReport:
-        """Import a public model catalog as claims on models, in one transaction.
-
-        See ``toolwire.registry.catalog.import_catalog`` (sources ``models.dev``,
-        ``litellm``, ``openrouter``); the report holds what the CLI's JSON shows.
-
-        :raises InvalidCatalog: for data not of the catalog's shape (nothing written).
-        :raises UnknownEngine: for an engine ``engines`` names that the registry lacks.
-        :raises InvalidInput: for an unknown source or a status an import cannot give.
-        """
-        from .catalog import import_catalog  # the importer sits above the store
-
-        return import_catalog(
-            self,
-            source,
-            data,
-            recorded_by=recorded_by,
-            origin=origin,
-            status=status,
-            engines=engines,
-            prune=prune,
-            dry_run=dry_run,
-        )
 
     # -- writes: each one a transaction of its own (use ``batch()`` for several) ------
 
@@ -545,3 +524,6 @@ def _start_of(since: object) -> datetime | None:
     if isinstance(since, date):
         return datetime.combine(since, time(), UTC)
     raise InvalidInput(f"invalid since {since!r}: a date or a datetime")
+
+
+shown_in_package(Registry)

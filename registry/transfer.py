@@ -11,6 +11,7 @@ the export of a registry built by importing another's export is byte-identical t
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,14 +23,15 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from . import _queries as q
+from ._aging import read_policy
 from ._seed import SeedData, apply_document, load_seed, parse_documents
-from ._wbase import CLAIM_FIELDS, ENGINE_FIELDS
-from .errors import InvalidSeed
-from .evidence import read_policy
+from ._write.engines import ENGINE_FIELDS
+from ._write.transaction import CLAIM_FIELDS
+from .errors import DatabaseError, InvalidSeed, RevisionConflict
 from .records import Claim, EngineSnapshot
 from .store import Registry
 from .tables import capability_table, engine_table
-from .vocab import DEFAULT_EVIDENCE_POLICY, EVIDENCE_STATUSES
+from .vocab import DEFAULT_EVIDENCE_POLICY, ENGINE_KINDS, EVIDENCE_STATUSES
 
 __all__ = [
     "Change",
@@ -78,9 +80,20 @@ class ImportReport:
 def export(registry: Registry, engines: Sequence[str] | None = None) -> Document:
     """Return the registry's state (or only ``engines``) as a normalised document.
 
+    An SQLite file gets SQLite's ``quick_check`` first: a corrupt file is refused
+    rather than exported in part.
+
     :raises UnknownEngine: for a name in ``engines`` the registry does not know.
+    :raises DatabaseError: when the database file is corrupt, or cannot be read.
     """
-    with registry._reading("cannot export") as connection:
+    problems = registry.integrity_problems(quick=True)
+    if problems:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        raise DatabaseError(
+            f"refusing to export {registry.url}: the file is corrupt (quick_check: "
+            f"{problems[0]}{more}); run 'toolwire db check'"
+        )
+    with registry.reading("cannot export") as connection:
         return _export(connection, engines)
 
 
@@ -275,39 +288,224 @@ def _value(value: object) -> str:
 
 
 def read_document(path: Path) -> tuple[SeedData, Document]:
-    """Read an exported (or seed) file, TOML or JSON by its content; return it checked.
+    """Read an exported (or seed) file, TOML or JSON; return it checked.
+
+    A ``.json`` file is JSON and a ``.toml`` file TOML; any other name is JSON when it
+    parses as JSON (whatever its top level), else TOML. The document's shape is checked
+    before anything else reads it: a value of the wrong type is named by its path in the
+    file (``t.json: engine[0]: expected a table, got an integer``).
 
     :raises InvalidSeed: for a file that is not TOML/JSON or breaks the seed format.
+    :raises OSError: when the file cannot be read.
     """
+    label = path.name
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise InvalidSeed(f"{path.name}: not UTF-8 text") from error
+        raise InvalidSeed(f"{label}: not UTF-8 text") from error
+    document = _parse_text(text, label, suffix=path.suffix.lower())
+    _check_document(document, label)
     try:
-        document = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise InvalidSeed(f"{path.name}: {str(error).splitlines()[0]}") from error
-    if not isinstance(document, dict):
-        raise InvalidSeed(f"{path.name}: expected a table at the top")
-    _dates(document)
-    data = parse_documents([(path.name, document)], require_source=False)
+        data = parse_documents([(label, document)], require_source=False)
+    except InvalidSeed as error:
+        message = str(error)
+        if message.startswith(f"{label}:"):
+            raise
+        raise InvalidSeed(f"{label}: {message}") from error
     return data, normalise(data)
 
 
-def _dates(document: Any) -> None:
-    """Turn JSON's YYYY-MM-DD verified_at strings into dates, in place."""
-    if isinstance(document, dict):
-        value = document.get("verified_at")
-        if isinstance(value, str):
-            try:
-                document["verified_at"] = date.fromisoformat(value)
-            except ValueError:
-                raise InvalidSeed(f"verified_at {value!r} is not a date (YYYY-MM-DD)") from None
-        for item in document.values():
-            _dates(item)
-    elif isinstance(document, list):
-        for item in document:
-            _dates(item)
+def _parse_text(text: str, label: str, *, suffix: str = "") -> Any:
+    """Return the JSON or TOML document ``text`` holds (see ``read_document``).
+
+    :raises InvalidSeed: for text that is neither.
+    """
+    as_json = suffix == ".json" or (suffix != ".toml" and _looks_like_json(text))
+    try:
+        if as_json:
+            return json.loads(text)
+        return tomllib.loads(text)
+    except (ValueError, RecursionError) as error:
+        kind = "JSON" if as_json else "TOML"
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InvalidSeed(f"{label}: not valid {kind}: {first}") from None
+
+
+def _looks_like_json(text: str) -> bool:
+    """Return True when ``text`` parses as JSON, or opens as JSON and not as TOML."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        # "[engine]" or "[[engine]]" opens a TOML table; anything else is broken JSON
+        return not re.match(r"\[\[?\s*[A-Za-z0-9_.\"' -]+\]\]?\s*($|#|\n)", stripped)
+    return True
+
+
+# -- the document's shape -------------------------------------------------------------
+
+_STRING, _BOOL, _INT, _DATE = "a string", "true or false", "an integer", "a date (YYYY-MM-DD)"
+_STATUS = "one of " + ", ".join(EVIDENCE_STATUSES)
+_CLAIM_SHAPE: dict[str, str] = {
+    "capability": _STRING,
+    "value": _BOOL,
+    "status": _STATUS,
+    "evidence": _STRING,
+    "source": _STRING,
+    "verified_at": _DATE,
+}
+_ENGINE_SHAPE: dict[str, str] = {
+    **{name: _STRING for name in ("name", *ENGINE_FIELDS, "rules_from")},
+    "kind": "one of " + ", ".join(ENGINE_KINDS),
+    "claim": "claims",
+    "rule": "rules",
+    "model": "models",
+}
+_RULE_SHAPE = {
+    "exact": _STRING,
+    "regex": _STRING,
+    "wire": _STRING,
+    "note": _STRING,
+    "claim": "claims",
+}
+_MODEL_SHAPE = {"id": _STRING, "wire": _STRING, "note": _STRING, "claim": "claims"}
+_CAPABILITY_SHAPE = {k: _STRING for k in ("name", "description", "value_kind", "gates")}
+_POLICY_SHAPE = {"status": _STRING, "max_age_days": _INT}
+_WIRE_FORM_SHAPE = {k: _STRING for k in ("wire", "kind", "status", "evidence", "source")}
+_TOP_SHAPE = {
+    "capability": _CAPABILITY_SHAPE,
+    "evidence_policy": _POLICY_SHAPE,
+    "wire_form": _WIRE_FORM_SHAPE,
+    "engine": _ENGINE_SHAPE,
+}
+
+
+def _check_document(document: Any, label: str) -> None:
+    """Check the types of everything an import or diff reads from ``document``.
+
+    JSON's ``verified_at`` strings become dates here, in place. Unknown keys are left
+    to ``parse_documents``, which names them.
+
+    :raises InvalidSeed: naming the file, the path in it and what was expected.
+    """
+    if not isinstance(document, dict):
+        raise _wrong(label, "", "a table at the top", document)
+    _unknown_keys(document, _TOP_SHAPE, label, "")
+    for key, shape in _TOP_SHAPE.items():
+        if key not in document:
+            continue
+        for index, table in enumerate(_array(document[key], label, key)):
+            where = f"{key}[{index}]"
+            if key == "engine":
+                _check_engine_shape(table, label, where)
+            else:
+                _check_table(table, shape, label, where)
+
+
+def _check_engine_shape(table: Any, label: str, where: str) -> None:
+    if not isinstance(table, dict):
+        raise _wrong(label, where, "a table", table)
+    name = table.get("name")
+    engine = f" (engine {name!r})" if isinstance(name, str) else ""
+    _check_table(table, _ENGINE_SHAPE, label, where, engine)
+    for index, claim in enumerate(_array(table.get("claim", []), label, f"{where}.claim")):
+        _check_claim_shape(claim, label, f"{where}.claim[{index}]", engine)
+    for kind, shape in (("rule", _RULE_SHAPE), ("model", _MODEL_SHAPE)):
+        for index, entry in enumerate(_array(table.get(kind, []), label, f"{where}.{kind}")):
+            at = f"{where}.{kind}[{index}]"
+            _check_table(entry, shape, label, at, engine)
+            for n, claim in enumerate(_array(entry.get("claim", []), label, f"{at}.claim")):
+                _check_claim_shape(claim, label, f"{at}.claim[{n}]", engine)
+
+
+def _check_claim_shape(claim: Any, label: str, where: str, engine: str) -> None:
+    if isinstance(claim, dict) and isinstance(claim.get("verified_at"), str):
+        try:
+            claim["verified_at"] = date.fromisoformat(claim["verified_at"])
+        except ValueError:
+            wrong = claim["verified_at"]
+            raise _wrong(label, f"{where}.verified_at", _DATE, wrong, engine) from None
+    _check_table(claim, _CLAIM_SHAPE, label, where, engine)
+
+
+def _check_table(
+    table: Any, shape: Mapping[str, str], label: str, where: str, engine: str = ""
+) -> None:
+    if not isinstance(table, dict):
+        raise _wrong(label, where, "a table", table, engine)
+    _unknown_keys(table, shape, label, where, engine)
+    for key, wanted in shape.items():
+        if key not in table:
+            continue
+        value = table[key]
+        if wanted in ("claims", "rules", "models"):
+            continue  # arrays of tables, checked by the caller
+        if not _fits(value, wanted):
+            raise _wrong(label, f"{where}.{key}", wanted, value, engine)
+
+
+def _unknown_keys(
+    table: Mapping[str, Any], shape: Mapping[str, object], label: str, where: str, engine: str = ""
+) -> None:
+    unknown = sorted(map(str, table.keys() - shape.keys()))
+    if unknown:
+        shown = ", ".join(_short(str(k)) for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        at = f"{label}: {where}: " if where else f"{label}: "
+        raise InvalidSeed(f"{at}unknown key(s) {shown}{more}{engine}")
+
+
+def _fits(value: object, wanted: str) -> bool:
+    if wanted == _STRING:
+        return isinstance(value, str)
+    if wanted == _BOOL:
+        return isinstance(value, bool)
+    if wanted == _INT:
+        return type(value) is int
+    if wanted == _STATUS:
+        return value in EVIDENCE_STATUSES
+    if wanted.startswith("one of "):
+        return value in ENGINE_KINDS
+    return type(value) is date
+
+
+def _array(value: Any, label: str, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _wrong(label, where, "an array of tables", value)
+    return value
+
+
+def _wrong(label: str, where: str, wanted: str, got: object, engine: str = "") -> InvalidSeed:
+    at = f"{label}: {where}: " if where else f"{label}: "
+    return InvalidSeed(f"{at}expected {wanted}, got {_kind(got)}{engine}")
+
+
+def _kind(value: object) -> str:
+    """Name what ``value`` is in a document's words (TOML's), with short values shown."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, date):
+        return f"a date ({value.isoformat()})" if type(value) is date else "a date-time"
+    if isinstance(value, str):
+        return f"a string {_short(value)}"
+    return type(value).__name__
+
+
+def _short(text: str) -> str:
+    shown = json.dumps(text if len(text) <= 40 else text[:39] + "…", ensure_ascii=False)
+    return shown.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # -- import ---------------------------------------------------------------------------
@@ -324,13 +522,18 @@ def import_document(
     source: str,
     by: str,
     dry_run: bool = False,
+    expect_revision: int | None = None,
 ) -> ImportReport:
     """Apply a document in one transaction; every changed claim's event names ``source``.
 
     Each engine the document lists is made to match it (claims, models and rules it
     does not list are removed, each with a history event); capabilities and engines
-    it adds are added. A dry run does the same and rolls it back.
+    it adds are added. A dry run does the same and rolls it back. With
+    ``expect_revision`` the import is refused unless the registry is still at that
+    revision (``Registry.revision()``) when its write transaction starts, so an edit
+    made since the document was prepared is never overwritten unseen.
 
+    :raises RevisionConflict: when the registry moved past ``expect_revision``.
     :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     changes: list[Change] = []
@@ -338,6 +541,14 @@ def import_document(
         with registry.batch() as writer:
             names = [t["name"] for t in data.engines]
             connection = writer._connection
+            if expect_revision is not None:
+                now = q.revision(connection)
+                if now != expect_revision:
+                    raise RevisionConflict(
+                        f"{source}: the registry is at revision {now}, not "
+                        f"{expect_revision}: it changed since; export it again, or import "
+                        "without --expect-revision to overwrite"
+                    )
             present = [n for n in names if writer.has_engine(n)]
             before = _export(connection, present)
             apply_document(writer, data, actor=by, reason=f"import {source}", sync=True)

@@ -1,14 +1,17 @@
-"""The registry's fixed vocabularies, importable without the database layer.
+"""The registry's fixed vocabularies and limits, importable without the database layer.
 
 The schema (``toolwire.registry.tables``) checks them in the database; the CLI reads
-them from here to build its option choices without importing SQLAlchemy.
+them from here to build its option choices without importing SQLAlchemy. The rules
+that read only these (an evidence status's rank, whether an outcome agrees with a
+claim, a number of days) live here too, once, for the library and the CLI alike.
 """
 
 from __future__ import annotations
 
 from toolwire.convert import KINDS
 
-from .errors import InvalidStatus
+from ._public import shown_in_package
+from .errors import InvalidInput, InvalidStatus
 
 __all__ = [
     "CATALOG_SOURCES",
@@ -18,6 +21,7 @@ __all__ = [
     "CLAIM_ACTIONS",
     "DEFAULT_EVIDENCE_POLICY",
     "ENGINE_KINDS",
+    "EVIDENCE_OUTCOMES",
     "EVIDENCE_STATUSES",
     "MATCH_KINDS",
     "MEDIA_KINDS",
@@ -25,6 +29,8 @@ __all__ = [
     "OBSERVATION_SCENARIOS",
     "POLICY_MAX_DAYS",
     "VALUE_KINDS",
+    "agrees",
+    "check_days",
     "evidence_rank",
 ]
 
@@ -51,6 +57,8 @@ OBSERVATION_SCENARIOS: tuple[str, ...] = (
 #: How a probe ended: the model read the challenge, ignored the media, the endpoint
 #: rejected the request shape (4xx), or an error that says nothing about the capability.
 OBSERVATION_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected", "error")
+#: The outcomes that are evidence about a capability (``error`` is not).
+EVIDENCE_OUTCOMES: tuple[str, ...] = ("read", "ignored", "rejected")
 
 #: The public catalogs ``toolwire catalog import`` reads, and the statuses it may claim
 #: (a catalog is never a live check).
@@ -65,7 +73,7 @@ DEFAULT_EVIDENCE_POLICY: dict[str, int | None] = {
     "inferred": None,
     "unverified": None,
 }
-#: The longest age a policy may give (100 years).
+#: The longest age a policy may give, and the longest ``stale_days`` (100 years).
 POLICY_MAX_DAYS = 36500
 
 
@@ -80,3 +88,30 @@ def evidence_rank(status: str) -> int:
         raise InvalidStatus(
             f"unknown evidence status {status!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
         ) from None
+
+
+def agrees(value: bool, outcome: str) -> bool:
+    """Return whether a claimed ``value`` agrees with an informative ``outcome``.
+
+    ``read`` agrees with true; ``ignored`` and ``rejected`` agree with false.
+    """
+    return value is (outcome == "read")
+
+
+def check_days(value: object, what: str, *, alternative: str = "") -> int:
+    """Return ``value`` when it is a whole number of days, 0 to ``POLICY_MAX_DAYS``.
+
+    ``what`` names the value in the message (``stale_days``, ``--stale-days``, ``policy
+    age``); ``alternative`` adds what else the caller takes (``or 'never'``).
+
+    :raises InvalidInput: for anything else: a bool, a float, a string, out of range.
+    """
+    if type(value) is not int or not 0 <= value <= POLICY_MAX_DAYS:
+        also = f" {alternative}" if alternative else ""
+        raise InvalidInput(
+            f"invalid {what} {value!r}: a whole number of days, 0 to {POLICY_MAX_DAYS}{also}"
+        )
+    return value
+
+
+shown_in_package(evidence_rank)

@@ -1,4 +1,9 @@
-"""One module per wire; ``TABLE`` maps each wire name to what its module declares."""
+"""One module per wire; ``TABLE`` maps each wire name to what its module declares.
+
+Beside the table, the two ways in: :func:`plan` (a wire's block function and the
+options it runs with, cached by one key) and :func:`read_block` (one block of a
+wire back to what it holds).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,14 @@ from types import MappingProxyType
 from typing import Any
 
 from .._audience import for_the_model
-from .._options import ALL_OPTIONS, Options, Wire, resolve_options
-from ..errors import UnknownWire
+from .._options import ALL_OPTIONS, Options, resolve_options
+from .._read import Read
+from .._values import as_mapping
+from .._wire import Result, Source, Wire
+from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["TABLE", "plan"]
+__all__ = ["TABLE", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -34,17 +42,13 @@ Plan = tuple[Callable[[Any, Options], Any], Options]
 #: Stands for an option the caller did not pass (None is not a valid value).
 UNSET: Any = None
 
-# wire -> (block, options) when no option is given, the usual call (a string key is
-# the cheapest lookup); and (wire, image_input, native_pdf, source_blocks,
-# response_tag) -> (block, options): callers repeat the same few combinations, so a
-# call costs one dictionary lookup.
-_DEFAULT_PLANS: dict[object, Plan] = {
-    name: (wire.block, wire.defaults) for name, wire in TABLE.items()
-}
-_PLANS: dict[tuple[object, ...], Plan] = {
-    (name, UNSET, UNSET, UNSET, UNSET): found for name, found in _DEFAULT_PLANS.items()
-}
+#: wire -> (block, options) when no option is given, the usual call: one lookup of a
+#: string, read inline by ``ToolResult.to`` and ``format_tool_results``.
+DEFAULT_PLANS: dict[str, Plan] = {name: (wire.block, wire.defaults) for name, wire in TABLE.items()}
+# key (see ``plan``) -> (block, options): callers repeat the same few combinations
+_PLANS: dict[tuple[object, ...], Plan] = {}
 _PLANS_MAX = 1024
+_KEYED = frozenset({type(None), bool, str})  # the types a cached key holds
 
 
 def plan(
@@ -57,40 +61,76 @@ def plan(
 ) -> Plan:
     """Return the block function of ``wire`` and the options it runs with.
 
+    The one home of the plan cache's key: ``(wire, image_input, native_pdf,
+    source_blocks, response_tag)``, then the other options by name (sorted).
+    Only a key of None, bool and str values is cached: a value of another type
+    is resolved (and checked) on every call, never looked up, as a value equal
+    to a cached one (``Decimal(1) == True``, with the same hash) would otherwise
+    find that one's plan without being checked.
+
     :raises UnknownWire: for a wire not in ``TABLE``.
     :raises UnknownOption: for an option name no wire knows (in ``unknown``).
     :raises InvalidOption: for an option value it cannot take.
     """
-    key: tuple[object, ...] = (wire, image_input, native_pdf, source_blocks, response_tag)
-    if unknown and unknown.keys() <= ALL_OPTIONS:
-        # The newer options arrive here by name: part of the key, so still one lookup.
-        key = (*key, *sorted(unknown.items()))
-    if not unknown or len(key) > 5:
-        try:
-            return _PLANS[key]
-        except (KeyError, TypeError):
-            pass
+    keyed = _KEYED
+    key: tuple[object, ...] | None = None
+    if (
+        type(wire) is str
+        and type(image_input) in keyed
+        and type(native_pdf) in keyed
+        and type(source_blocks) in keyed
+        and type(response_tag) in keyed
+    ):
+        if not unknown:
+            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+        elif unknown.keys() <= ALL_OPTIONS and all(type(v) in keyed for v in unknown.values()):
+            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+            key += tuple(sorted(unknown.items()))
+        if key is not None:
+            found = _PLANS.get(key)
+            if found is not None:
+                return found
     spec = TABLE.get(wire) if isinstance(wire, str) else None
     if spec is None:
         raise UnknownWire(wire, TABLE)
     given = dict(unknown or {})
-    for name, value in zip(
-        ("image_input", "native_pdf", "source_blocks", "response_tag"), key[1:5], strict=True
+    for name, value in (
+        ("image_input", image_input),
+        ("native_pdf", native_pdf),
+        ("source_blocks", source_blocks),
+        ("response_tag", response_tag),
     ):
         if value is not UNSET:
             given[name] = value
-    options = resolve_options(spec, given)
-    found = (_audience_block(spec.block) if options.audience else spec.block, options)
-    # every value resolved is a bool or a str: hashable
-    if len(_PLANS) < _PLANS_MAX and (not unknown or len(key) > 5):
-        _PLANS[key] = found
-    return found
+    options = resolve_options(spec.options, spec.defaults, given)
+    plan_ = (_audience_block(spec.block) if options.audience else spec.block, options)
+    if key is not None and len(_PLANS) < _PLANS_MAX:
+        _PLANS[key] = plan_
+    return plan_
 
 
-def _audience_block(block: Callable[[Any, Options], Any]) -> Callable[[Any, Options], Any]:
+def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source, Options], Any]:
     """Return ``block`` run on the result without its user-only items (``audience=True``)."""
 
-    def audience_block(result: Any, options: Options) -> Any:
+    def audience_block(result: Source, options: Options) -> Any:
         return block(for_the_model(result), options)
 
     return audience_block
+
+
+def read_block(wire: object, block: object) -> Read:
+    """Return what one block of ``wire`` holds (its reader's :class:`Read`).
+
+    A block may be a provider SDK object that dumps to the wire's JSON (pydantic).
+
+    :raises UnknownWire: for a wire not in ``TABLE``.
+    :raises InvalidBlock: for a block that is not a tool-result block of ``wire``.
+    """
+    spec = TABLE.get(wire) if isinstance(wire, str) else None
+    if spec is None:
+        raise UnknownWire(wire, TABLE)
+    if spec.read is None:
+        raise InvalidBlock(f"blocks of the {wire} wire cannot be read")
+    if not isinstance(block, (str, Mapping)):
+        block = as_mapping(block) or block  # an SDK object (pydantic model)
+    return spec.read(block)

@@ -48,17 +48,15 @@ Reading a block back (``read``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
-from .._options import Options, Wire
+from .._options import Options
 from .._values import thaw
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._wire import Result, Wire
 
 #: Anthropic's documented limit for one image: 5 MB of base64 (the API counts base64).
 MAX_IMAGE_BASE64 = 5 * 1024 * 1024
@@ -82,7 +80,7 @@ ID_RULE = IdRule(
 _ids_seen, _check_id = checker(ID_RULE, "anthropic")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the ``tool_result`` block for ``result``.
 
     :raises InvalidId: for an id that breaks ``ID_RULE``.
@@ -267,4 +265,5 @@ WIRE = Wire(
     reason=reason,
     read=read,
     id_rule=ID_RULE,
+    native_blocks=True,
 )

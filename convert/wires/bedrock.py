@@ -60,18 +60,16 @@ from __future__ import annotations
 import binascii
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
-from .._options import Options, Wire
+from .._links import pdf_filename
+from .._options import Options
 from .._values import canonical_json, thaw
-from .responses import pdf_filename
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._wire import Result, Wire
 
 #: Bedrock's documented limits, decoded bytes (MB read as 10**6: the stricter reading).
 MAX_IMAGE_BYTES = 3_750_000
@@ -103,7 +101,7 @@ def reason(item: Any, options: Options) -> str | None:
     return native_media(item, options, IMAGE_FORM, PDF_FORM)[0]
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the ``toolResult`` content block for ``result``.
 
     :raises InvalidId: for an id that breaks ``ID_RULE``.
@@ -134,7 +132,7 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return {"toolResult": {"toolUseId": result.id, "content": content, "status": status}}
 
 
-def _empty(result: ToolResult) -> dict[str, Any]:
+def _empty(result: Result) -> dict[str, Any]:
     structured = result._structured[0]
     if structured is not None:
         value = thaw(structured)

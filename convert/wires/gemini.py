@@ -34,17 +34,15 @@ part, a non-string name or id, or a ``response`` that is not an object:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _items, _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
-from .._options import Options, Wire
+from .._options import Options
 from .._values import thaw
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._wire import Result, Wire
 
 #: the API's inline request limit; a request carries the base64, so in base64 symbols
 MAX_BASE64 = 20 * 1024 * 1024
@@ -65,7 +63,7 @@ NAME_RULE = IdRule(
 _names_seen, _check_name = checker(NAME_RULE, "gemini", "name")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the ``functionResponse`` part for ``result``.
 
     :raises InvalidId: for a name that breaks ``NAME_RULE``.
@@ -182,4 +180,6 @@ WIRE = Wire(
     reason=reason,
     read=read,
     name_rule=NAME_RULE,
+    needs_name=True,
+    structured_replaces_text=True,
 )

@@ -59,19 +59,17 @@ the three forms: ``InvalidBlock``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, Form, native_media
-from .._options import Options, Wire
+from .._options import Options
 from .._values import thaw
+from .._wire import Result, Wire
 from ..errors import InvalidId
 from .gemini import IMAGE_MIMES, MAX_BASE64
 from .gemini import NAME_RULE as GEMINI_NAME_RULE
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
 
 WIRE_NAME = "gemini-interactions"
 IMAGE_FORM = Form(mimes=IMAGE_MIMES, max_base64=MAX_BASE64)
@@ -111,7 +109,7 @@ def _no_id() -> InvalidId:
 _names_seen, _check_name = checker(NAME_RULE, WIRE_NAME, "name")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the ``function_result`` step for ``result``.
 
     :raises InvalidId: for an empty id, or a name that breaks ``NAME_RULE``.
@@ -132,7 +130,7 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return step
 
 
-def _result(result: ToolResult, options: Options) -> Any:
+def _result(result: Result, options: Options) -> Any:
     """Return the ``result`` value: the structured object, the item list, or the string."""
     structured = result._structured[0]
     if structured is not None and not result._items and isinstance(structured, Mapping):
@@ -144,7 +142,7 @@ def _result(result: ToolResult, options: Options) -> Any:
     return result._string
 
 
-def _items(result: ToolResult, options: Options) -> list[dict[str, Any]] | str | None:
+def _items(result: Result, options: Options) -> list[dict[str, Any]] | str | None:
     """Return the item list; when no image goes natively, the string form if a payload
     failed the strict check on the way (its placeholder says so), else None."""
     items: list[dict[str, Any]] = []

@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _read
-from .._options import _TAG, Options, Wire
+from .._options import _TAG, Options
 from .._values import canonical_json
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._wire import Result, Wire
 
 
-def block(result: ToolResult, options: Options) -> str:
+def block(result: Result, options: Options) -> str:
     """Return the tagged response text for ``result``."""
     # "</" is written "<\\/" (the same JSON string) so no text can close the tag early.
     body = canonical_json({"content": result._string, "name": result.name}).replace("</", "<\\/")
@@ -83,4 +81,5 @@ WIRE = Wire(
     block=block,
     envelope=envelope,
     read=read,
+    needs_name=True,
 )

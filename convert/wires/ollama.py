@@ -6,7 +6,9 @@
 - The name is non-empty (``NAME_RULE``), else ``InvalidId``.
 - The content is the string form; no native media form, placeholders only.
 - ``format_tool_results(..., hoist=True)``: PNG and JPEG images (``image_input``)
-  follow the tool messages in one user message's ``images`` (``_hoist``);
+  follow the tool messages in one user message (``_hoist``): one ``content``
+  string with the boundary texts and ``images`` with the base64 payloads (PNG
+  and JPEG only: what every Ollama vision model loads; at most 20 MB decoded);
   ``ToolResult.to`` ignores ``hoist`` and ``image_input``.
 
 Reading a message back (``read``): ``tool_name`` and ``tool_call_id`` (missing:
@@ -18,14 +20,14 @@ Not a ``role: tool`` message, or a non-string name, id, content or image:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _base64, _read
+from .._hoist import MAX_IMAGE_BYTES, boundary
 from .._idrules import IdRule, checker
-from .._options import Options, Wire
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._items import Form
+from .._options import Options
+from .._wire import Attached, Hoist, Result, Wire
 
 NAME_RULE = IdRule(
     name="ollama",
@@ -36,7 +38,7 @@ NAME_RULE = IdRule(
 _, _check_name = checker(NAME_RULE, "ollama", "name")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the tool message for ``result``.
 
     :raises InvalidId: for an empty name.
@@ -52,6 +54,21 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     """Return the tool messages, one per result."""
     return blocks
+
+
+def user_message(groups: list[tuple[Result, list[Attached]]]) -> dict[str, Any]:
+    """Return the user message of hoisted images (see ``_hoist``)."""
+    texts = [boundary(result, attached) for result, attached in groups]
+    images = [data for _, attached in groups for _, _, data in attached]
+    return {"role": "user", "content": "\n".join(texts), "images": images}
+
+
+HOIST = Hoist(
+    image=Form(mimes=frozenset({"image/png", "image/jpeg"}), max_bytes=MAX_IMAGE_BYTES),
+    pdf=None,
+    as_url=False,
+    message=user_message,
+)
 
 
 # -- reader: a tool message back to the fields of a ToolResult ------------------------
@@ -88,4 +105,6 @@ WIRE = Wire(
     envelope=envelope,
     read=read,
     name_rule=NAME_RULE,
+    needs_name=True,
+    hoist=HOIST,
 )

@@ -8,8 +8,11 @@
   message, so images and PDFs are placeholders whatever the options say.
 - ``is_error`` has no field on this wire and is not sent.
 - ``format_tool_results(..., hoist=True)``: images (``image_input``) and PDFs
-  (``native_pdf``) follow the tool messages in one user message (``_hoist``);
-  ``ToolResult.to`` ignores ``hoist`` and the media options.
+  (``native_pdf``) follow the tool messages in one user message (``_hoist``):
+  ``image_url`` parts (``data:`` URLs; PNG, JPEG, GIF, WebP, at most 20 MB
+  decoded) and ``file`` parts for PDFs (``file_data`` data URL and a
+  ``filename``; at most 32 MB decoded), each after a ``[attachment N]`` text
+  part; ``ToolResult.to`` ignores ``hoist`` and the media options.
 
 Reading a message back (``read``): ``tool_call_id`` is the call id (missing:
 ``""``); the string content is one text item (none for ``""``), placeholders
@@ -20,14 +23,15 @@ neither a string nor a list of typed parts: ``InvalidBlock``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _read
+from .._hoist import MAX_IMAGE_BYTES, MAX_PDF_BYTES, boundary
 from .._idrules import IdRule, checker
-from .._options import Options, Wire
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._items import IMAGE, IMAGE_MIMES, Form
+from .._links import pdf_filename
+from .._options import Options
+from .._wire import Attached, Hoist, Result, Wire
 
 ID_RULE = IdRule(
     name="openai",
@@ -42,7 +46,7 @@ ID_RULE = IdRule(
 _, _check_id = checker(ID_RULE, "openai")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the tool message for ``result``.
 
     :raises InvalidId: for an empty id.
@@ -55,6 +59,29 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
     """Return the tool messages, one per result."""
     return blocks
+
+
+def user_message(groups: list[tuple[Result, list[Attached]]]) -> dict[str, Any]:
+    """Return the user message of hoisted media (see ``_hoist``)."""
+    parts: list[dict[str, Any]] = []
+    for result, attached in groups:
+        parts.append({"type": "text", "text": boundary(result, attached)})
+        for number, item, data in attached:
+            parts.append({"type": "text", "text": f"[attachment {number}]"})
+            if item.kind == IMAGE:  # data: the data: URL
+                parts.append({"type": "image_url", "image_url": {"url": data}})
+            else:
+                file = {"file_data": data, "filename": pdf_filename(item.uri)}
+                parts.append({"type": "file", "file": file})
+    return {"role": "user", "content": parts}
+
+
+HOIST = Hoist(
+    image=Form(mimes=IMAGE_MIMES, max_bytes=MAX_IMAGE_BYTES),
+    pdf=Form(max_bytes=MAX_PDF_BYTES),
+    as_url=True,
+    message=user_message,
+)
 
 
 # -- reader: a tool message back to the fields of a ToolResult ------------------------
@@ -89,4 +116,5 @@ WIRE = Wire(
     envelope=envelope,
     read=read,
     id_rule=ID_RULE,
+    hoist=HOIST,
 )

@@ -39,24 +39,20 @@ string nor a list of typed parts: ``InvalidBlock``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, unquote, urlsplit
+from typing import Any
+from urllib.parse import quote
 
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
-from .._links import link_kind, link_reason
-from .._options import Options, Wire
-
-if TYPE_CHECKING:
-    from .._result import ToolResult
+from .._links import link_kind, link_reason, pdf_filename
+from .._options import Options
+from .._wire import Result, Wire
 
 #: the API's request limit; a request carries the base64, so in base64 symbols
 MAX_BASE64 = 50 * 1024 * 1024
 #: images (every image type) and PDFs alike
 FORM = Form(max_base64=MAX_BASE64)
-MAX_FILENAME = 128
-DEFAULT_FILENAME = "document.pdf"
 ID_RULE = IdRule(
     name="responses",
     pattern=r"(?s)^.{1,64}$",
@@ -69,7 +65,7 @@ ID_RULE = IdRule(
 _, _check_id = checker(ID_RULE, "responses")
 
 
-def block(result: ToolResult, options: Options) -> dict[str, Any]:
+def block(result: Result, options: Options) -> dict[str, Any]:
     """Return the ``function_call_output`` item for ``result``.
 
     :raises InvalidId: for an id that breaks ``ID_RULE``.
@@ -84,7 +80,7 @@ def block(result: ToolResult, options: Options) -> dict[str, Any]:
     return {"type": "function_call_output", "call_id": result.id, "output": output}
 
 
-def _parts(result: ToolResult, options: Options) -> list[dict[str, Any]] | str | None:
+def _parts(result: Result, options: Options) -> list[dict[str, Any]] | str | None:
     """Return the part list; when no item goes out natively, the string form if a
     payload failed the strict check on the way (its placeholder says so), else None."""
     parts: list[dict[str, Any]] = []
@@ -129,27 +125,6 @@ def reason(item: Any, options: Options) -> str | None:
     if item.kind == LINK:
         return link_reason(item, options, IMAGE_MIMES, options.native_pdf)
     return native_media(item, options, FORM, FORM)[0]
-
-
-def pdf_filename(uri: str) -> str:
-    """Return the ``input_file`` filename for a PDF resource URI.
-
-    The percent-decoded last segment of the URI's hierarchical path, ``.pdf``
-    appended when missing; ``document.pdf`` for an opaque URI (``urn:``,
-    ``data:``) or an empty path. Path separators and control characters are
-    removed and the length is bounded.
-    """
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return DEFAULT_FILENAME
-    if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
-        return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
-    name = unquote(parts.path.rsplit("/", 1)[-1])
-    name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\").strip()
-    stem = name[:-4] if name.lower().endswith(".pdf") else name
-    stem = stem.lstrip(". ")[: MAX_FILENAME - 4].rstrip()  # no hidden or dot-only names
-    return stem + ".pdf" if stem else DEFAULT_FILENAME
 
 
 def envelope(blocks: list[Any]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from toolwire.convert import ToolwireError
 
-from .._output import FORMATS, as_row, render
+from .._output import FORMATS, as_row, render, safe_json, shown, table
 
 if TYPE_CHECKING:
     from ..records import Rule
@@ -108,7 +108,7 @@ def user_errors(*, exit_code: int = 1) -> Iterator[None]:
     try:
         yield
     except ToolwireError as exc:
-        raise failure(str(exc)) from None
+        raise failure(shown(str(exc))) from None
     except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
         raise
     except OSError as exc:
@@ -133,22 +133,34 @@ def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 
 def format_option(fn: F) -> F:
-    """Add ``--format table|json|csv``, ``--wide`` and ``--columns`` (read by ``emit``)."""
+    """Add ``--format table|json|csv``, ``--wide``, ``--columns`` and ``--csv-raw``.
+
+    ``emit`` reads them (docs/tables.md says what each does).
+    """
+    fn = click.option(
+        "--csv-raw",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember,
+        help="With --format csv: write cells exactly as stored, without the leading ' "
+        "that keeps a spreadsheet from running a cell starting with = + - @ as a "
+        "formula, and with control characters as they are.",
+    )(fn)
     fn = click.option(
         "--columns",
         default=None,
         metavar="A,B,...",
         expose_value=False,
         callback=_remember,
-        help="Only these columns, in this order (comma-separated).",
+        help="Only these columns, in this order (comma-separated, any case).",
     )(fn)
     fn = click.option(
         "--wide",
         is_flag=True,
         expose_value=False,
         callback=_remember,
-        help="Do not cut long table cells to the terminal width (into a pipe or a "
-        "file they are never cut).",
+        help="Do not fit the table to the terminal width: every column, every cell whole "
+        "(into a pipe or a file they always are).",
     )(fn)
     return click.option(
         "--format",
@@ -294,6 +306,30 @@ class NameChoice(click.Choice):  # type: ignore[type-arg]
         raise unknown_name(self.kind, str(value), map(str, self.choices))
 
 
+class Days(click.IntRange):
+    """A whole number of days, refused by the registry's one check (``vocab.check_days``).
+
+    An ``IntRange`` over the same limit only so the help shows the range.
+    """
+
+    def __init__(self) -> None:
+        from ..vocab import POLICY_MAX_DAYS
+
+        super().__init__(min=0, max=POLICY_MAX_DAYS)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Return the number of days, or fail as bad usage naming the option."""
+        from ..errors import InvalidInput
+        from ..vocab import check_days
+
+        number = click.INT.convert(value, param, ctx)
+        what = param.opts[0] if param is not None and param.opts else "days"
+        try:
+            return check_days(number, what)
+        except InvalidInput as error:  # the check's own line, as bad usage (exit 2)
+            raise click.UsageError(str(error), ctx) from None
+
+
 def _completion_registry(ctx: click.Context) -> Registry | None:
     """Open the registry the command line names, for completion (None: there is none).
 
@@ -358,24 +394,39 @@ def complete_model(ctx: click.Context, param: click.Parameter, incomplete: str) 
 def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
     """Print records (dataclasses or dicts) as a table, JSON or CSV.
 
-    ``--columns`` picks and orders the columns (any field of the rows); a table is cut
-    to the terminal width unless ``--wide``.
+    ``--columns`` picks and orders the columns (any field of the rows, in any case:
+    the table's header shows them in capitals); a table is fitted to the terminal
+    width unless ``--wide``, and the columns it had to leave out are named on stderr.
     """
     data = [r if isinstance(r, dict) else as_row(r) for r in rows]
     meta = click.get_current_context().meta
     chosen = meta.get("toolwire.columns")
     if chosen:
         known = list(dict.fromkeys([*columns, *(k for row in data for k in row)]))
-        columns = [c.strip() for c in chosen.split(",") if c.strip()]
-        unknown = [c for c in columns if c not in known]
-        if unknown or not columns:
+        by_case = {name.lower(): name for name in known}
+        asked = [c.strip() for c in chosen.split(",") if c.strip()]
+        unknown = [c for c in asked if c.lower() not in by_case]
+        if unknown or not asked:
             raise click.BadParameter(
-                f"unknown column(s) {', '.join(unknown) or '(none)'}; "
+                f"unknown column(s) {shown(', '.join(unknown)) or '(none)'}; "
                 f"available: {', '.join(known)}",
                 param_hint="--columns",
             )
+        columns = [by_case[c.lower()] for c in asked]
     meta["toolwire.rows"] = meta.get("toolwire.rows", 0) + len(data)
-    echo(render(data, fmt, columns, width=width()))
+    if fmt != "table":
+        raw = fmt == "csv" and bool(meta.get("toolwire.csv_raw"))
+        echo(render(data, fmt, columns, csv_raw=raw), raw=raw)
+        return
+    limit = width()
+    fitted = table(data, columns, width=limit)
+    echo(fitted.text)
+    if fitted.hidden:
+        echo(
+            f"(left out to fit {limit} columns: {', '.join(fitted.hidden)}; "
+            "--wide or --columns shows them)",
+            err=True,
+        )
 
 
 def rows_emitted() -> int:
@@ -389,12 +440,13 @@ def width() -> int | None:
     Only a terminal gets cut cells: into a pipe or a file every cell goes whole, so
     ``toolwire audit | grep NAME`` finds what the table holds.
     """
-    if click.get_current_context().meta.get("toolwire.wide") or not _to_terminal():
+    if click.get_current_context().meta.get("toolwire.wide") or not to_terminal():
         return None
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def _to_terminal() -> bool:
+def to_terminal() -> bool:
+    """Return whether stdout is a terminal (a table is fitted, a legend shown)."""
     try:
         return sys.stdout.isatty()
     except (AttributeError, ValueError):  # no stdout, or a closed one
@@ -406,8 +458,14 @@ def cut(line: str, limit: int | None) -> str:
     return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 
 
-def echo(text: str, *, err: bool = False) -> None:
-    """Print ``text``; a lone surrogate (not UTF-8) is printed as its escape, ``\\ud800``."""
+def echo(text: str, *, err: bool = False, raw: bool = False) -> None:
+    """Print ``text`` with its control characters shown (``_output.shown``: ESC as ``^[``).
+
+    Newlines and tabs stay; ``raw`` (``--csv-raw``) prints them all as they are. A lone
+    surrogate (not UTF-8) is printed as its escape, ``\\ud800``.
+    """
+    if not raw:
+        text = shown(text, newlines=True)
     try:
         click.echo(text, err=err)
     except UnicodeEncodeError:
@@ -416,7 +474,7 @@ def echo(text: str, *, err: bool = False) -> None:
 
 def echo_json(data: Any) -> None:
     """Print one JSON document."""
-    echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo(safe_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def rule_row(rule: Rule) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     CLAIM_COLUMNS,
     Context,
+    Days,
     NameChoice,
     check_filters,
     complete_capability,
@@ -26,6 +27,7 @@ from ._common import (
     format_option,
     pass_ctx,
     rows_emitted,
+    to_terminal,
     width,
 )
 
@@ -61,7 +63,7 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(min=0, max=36500),
+    type=Days(),
     default=None,
     metavar="N",
     help="Only claims not checked in the last N days (or never): a model's claim counts "
@@ -89,6 +91,12 @@ UNOBSERVED_COLUMNS = ("engine", "model", "capability", "wire", "decided_by", "st
     help="Exit 1 when the audit lists anything, 0 when it lists nothing (as git diff "
     "--exit-code does), so a CI job can fail on it.",
 )
+@click.option(
+    "--legend",
+    is_flag=True,
+    help="Print what each listed capability means after the table, on stdout (on a "
+    "terminal it goes to stderr anyway; into a pipe it is left out).",
+)
 @format_option
 @pass_ctx
 def audit(
@@ -102,6 +110,7 @@ def audit(
     conflicts: bool,
     unobserved: bool,
     exit_code: bool,
+    legend: bool,
     fmt: str,
 ) -> None:
     """List claims by evidence: what is live-verified, what rests on weaker evidence.
@@ -123,6 +132,7 @@ def audit(
         "stale": stale,
         "conflicts": conflicts,
         "unobserved": unobserved,
+        "legend": legend,
     }
     for section in SECTIONS:
         section(obj, options, fmt)
@@ -137,7 +147,8 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
     if options["conflicts"] or options["unobserved"]:
         return
     registry = obj.registry()
-    filters = {k: v for k, v in options.items() if k not in ("conflicts", "unobserved", "stale")}
+    skip = ("conflicts", "unobserved", "stale", "legend")
+    filters = {k: v for k, v in options.items() if k not in skip}
     if options["stale"] and options["stale_days"] is None:
         _stale(obj, filters, fmt)
         return
@@ -151,11 +162,13 @@ def _claims(obj: Context, options: dict[str, Any], fmt: str) -> None:
         return
     emit(claims, fmt, CLAIM_COLUMNS)
     used = sorted({c.capability for c in claims})
-    if fmt == "table" and used:
-        echo("\ncapabilities:")
+    if fmt == "table" and used and (options["legend"] or to_terminal()):
+        # The legend is no row: into a pipe (`audit | wc -l`) only with --legend, on
+        # stdout; on a terminal without it, on stderr.
         limit = width()
         pad = max(map(len, used), default=0)
-        echo("\n".join(cut(f"  {name:<{pad}} {known.get(name, '')}", limit) for name in used))
+        lines = [cut(f"  {name:<{pad}} {known.get(name, '')}", limit) for name in used]
+        echo("\n".join(["", "capabilities:", *lines]), err=not options["legend"])
 
 
 def _stale(obj: Context, filters: dict[str, Any], fmt: str) -> None:

@@ -100,7 +100,8 @@ def catalog_import(
     changed; a value that differs from another claim or the latest observation is
     listed as a conflict and not written.
     """
-    from ..catalog import installed_catalog
+    from ..catalog import import_catalog, installed_catalog
+    from ..errors import InvalidCatalog
 
     origin = None
     data: bytes
@@ -110,16 +111,22 @@ def catalog_import(
         data = sys.stdin.buffer.read()
     else:
         data = file.read_bytes()
-    report = obj.registry().import_catalog(
-        source,
-        data,
-        recorded_by=who(actor),
-        origin=origin,
-        status=status,
-        engines=engine_map,
-        prune=prune,
-        dry_run=dry_run,
-    )
+    try:
+        report = import_catalog(
+            obj.registry(),
+            source,
+            data,
+            recorded_by=who(actor),
+            origin=origin,
+            status=status,
+            engines=engine_map,
+            prune=prune,
+            dry_run=dry_run,
+        )
+    except InvalidCatalog as error:  # name the file the catalog came from
+        label = origin or ("stdin" if str(file) == "-" else str(file))
+        message = str(error).removeprefix(f"{source}: ")
+        raise click.ClickException(f"{label} ({source} catalog): {message}") from None
     if fmt == "json":
         echo_json(report.as_dict())
     else:

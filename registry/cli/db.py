@@ -69,4 +69,39 @@ def seed(obj: Context) -> None:
     )
 
 
+@group.command(name="check")
+@pass_ctx
+def check(obj: Context) -> None:
+    """Check the database file's integrity (SQLite's integrity_check); exit 1 on damage.
+
+    Each problem SQLite reports is printed on its own line. On PostgreSQL there is
+    nothing to run (the server checks its own pages) and the command says so.
+    """
+    from .. import db
+    from ..errors import DatabaseError
+
+    try:
+        registry = obj.registry(setup=False)
+        problems = registry.integrity_problems()
+    except DatabaseError as error:  # too damaged to open at all
+        raise click.ClickException(str(error)) from None
+    backend = registry._engine.dialect.name
+    if problems is None:
+        echo(f"{backend}: nothing to run (the server checks its own pages); nothing checked")
+        return
+    if not problems:
+        opened_read_only = db.read_only(registry._engine)
+        where = db.sqlite_file(registry._engine) or (
+            opened_read_only[0] if opened_read_only else "the in-memory database"
+        )
+        echo(f"ok: integrity_check found no problem in {where}")
+        return
+    for problem in problems:
+        echo(problem)
+    raise click.ClickException(
+        f"integrity_check found {plural(len(problems), 'problem')}: the file is corrupt; "
+        "restore it from a backup or an export"
+    )
+
+
 COMMANDS = [group]

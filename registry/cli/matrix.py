@@ -10,6 +10,7 @@ from .._output import plural
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     Context,
+    Days,
     NameChoice,
     check_known,
     complete_capability,
@@ -49,7 +50,7 @@ from ._common import (
 )
 @click.option(
     "--stale-days",
-    type=click.IntRange(min=0, max=36500),
+    type=Days(),
     default=None,
     metavar="N",
     help="Show a claim last checked more than N days ago as stale, instead of judging "
@@ -66,10 +67,12 @@ def matrix_command(
 ) -> None:
     """Write the capability matrix: every engine and model against every flag, as HTML.
 
-    One self-contained page (no external assets, works from file://): each cell is
-    the resolved value, coloured by the evidence behind it, with the deciding claim
-    and the latest observation on hover and in the row's details; a filter box and
-    status checkboxes narrow the rows.
+    One self-contained page (no external assets, works from file://): each cell's
+    colour is the resolved value (on, off, no claim) and a small mark the evidence
+    behind it, conflict and stale cells framed; the deciding claim and the latest
+    observation show on hover and in the row's details. The header, engine and model
+    stay in place while the table scrolls; columns sort, a filter box, a capability's
+    value and the evidence boxes narrow the rows, which download as CSV (docs/tables.md).
     """
     from ..matrix import build, render_html
     from ..resolver import FLAGS

@@ -7,7 +7,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
-from toolwire.convert import REASONS, WIRES, IdMap, InvalidId, ToolResult, ToolwireError
+from toolwire.convert import (
+    ID_RULES,
+    NAMED_WIRES,
+    REASONS,
+    WIRES,
+    IdMap,
+    InvalidId,
+    ToolResult,
+    ToolwireError,
+)
 
 from .._output import plural, render
 from ..vocab import EVIDENCE_STATUSES
@@ -115,9 +124,6 @@ EXPLAIN_SECTIONS: list[Callable[[Context, Resolution], dict[str, Any]]] = [
     _observations,
 ]
 
-#: Wires whose tool-result blocks name the tool.
-_NAMED_WIRES = ("gemini", "ollama", "hermes")
-
 
 @click.command(name="format")
 @click.argument("engine", shell_complete=complete_engine)
@@ -133,8 +139,12 @@ _NAMED_WIRES = ("gemini", "ollama", "hermes")
 )
 @click.option(
     "--name",
-    default="",
-    help="Tool name of a single result (overrides the file's; with --from, fills in one).",
+    "names",
+    multiple=True,
+    metavar="NAME|ID=NAME",
+    help="Tool name of a single result (overrides the file's; with --from, fills in one); "
+    "ID=NAME (repeatable) names the tool of the result with call id ID, where the file "
+    "does not (a tool name holds no '=': ID is what comes before the last one).",
 )
 @click.option(
     "--from",
@@ -172,7 +182,7 @@ def format_command(
     wire: str | None,
     min_evidence: str | None,
     call_id: str,
-    name: str,
+    names: tuple[str, ...],
     source: str | None,
     report: bool,
     fmt: str,
@@ -180,7 +190,9 @@ def format_command(
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
-    FILE holds an MCP CallToolResult, or a list of them.
+    FILE holds an MCP CallToolResult, or a list of them. A bare CallToolResult
+    carries no call id: give one with --id, except for a wire with no id rule
+    (gemini, ollama, hermes), which sends the result without one.
 
     A list holds objects of the form {"id": ..., "name": ..., "result": CallToolResult}
     (or CallToolResults with "id"/"name" keys beside "content").
@@ -196,24 +208,36 @@ def format_command(
     "names": {...}}), so the tool calls can be rewritten the same way (none when
     --from names the wire the model gets: its ids go back as they came).
     """
+    name, by_id = _names(names)
     if source is None:
-        results = _read_results(file, call_id, name)
+        results = _read_results(file, call_id, name, by_id)
     else:
-        results = _read_blocks(file, source, call_id, name)
+        results = _read_blocks(file, source, call_id, name, by_id)
+    unused = sorted(set(by_id) - {r.id for r in results})
+    if unused:
+        raise click.ClickException(
+            f"--name {unused[0]}=...: no result has call id {unused[0]!r}"
+            f" (the call ids: {', '.join(repr(r.id) for r in results[:12]) or 'none'})"
+        )
     resolution = _resolution(obj, engine, model, wire, min_evidence)
     for index, result in enumerate(results):
         where = f"result {index}" if len(results) > 1 else "the result"
-        if not result.id:
+        # a wire with no id rule (gemini, ollama, hermes) pairs results without ids
+        if not result.id and ID_RULES.get(resolution.id_rule or resolution.wire) is not None:
             fix = (
                 "give one with --id"
                 if len(results) == 1
                 else 'give each entry its call id: {"id": CALL_ID, "name": NAME, "result": ...}'
             )
             raise click.ClickException(f"{where} has no id: {fix}")
-        if resolution.wire in _NAMED_WIRES and not result.name:
+        if resolution.wire in NAMED_WIRES and not result.name:
+            fix = (
+                "give one with --name NAME"
+                if len(results) == 1
+                else f"give it with --name {result.id or 'ID'}=NAME (repeatable, one per call)"
+            )
             raise click.ClickException(
-                f"{where} has no tool name, which the {resolution.wire} wire needs: "
-                "give one with --name"
+                f"{where} has no tool name, which the {resolution.wire} wire needs: {fix}"
             )
     ids = IdMap() if map_ids else None
     try:
@@ -280,8 +304,33 @@ def _load_json(file: Any) -> tuple[Any, str]:
         raise click.ClickException(f"{label}: unusable JSON ({type(exc).__name__})") from None
 
 
-def _read_blocks(file: Any, source: str, call_id: str, name: str) -> list[ToolResult]:
-    """Return the results the tool-result blocks of ``source`` in FILE hold (``from_wire``)."""
+def _names(given: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """Return ``--name``'s single NAME ("" if none) and its ID=NAME pairs.
+
+    :raises click.UsageError: for two plain names, or an ID=NAME with an empty part.
+    """
+    plain = [value for value in given if "=" not in value]
+    if len(plain) > 1:
+        raise click.UsageError(
+            "--name NAME names a single result; give ID=NAME for each call of a list"
+        )
+    by_id: dict[str, str] = {}
+    for value in given:
+        if "=" in value:
+            call, _, tool = value.rpartition("=")
+            if not call or not tool:
+                raise click.UsageError(f"--name {value!r}: give ID=NAME, both non-empty")
+            by_id[call] = tool
+    return (plain[0] if plain else ""), by_id
+
+
+def _read_blocks(
+    file: Any, source: str, call_id: str, name: str, by_id: dict[str, str]
+) -> list[ToolResult]:
+    """Return the results the tool-result blocks of ``source`` in FILE hold (``from_wire``).
+
+    A block without a tool name whose call id ``by_id`` holds gets that name.
+    """
     data, label = _load_json(file)
     entries = data if isinstance(data, list) else [data]
     if not entries:
@@ -289,14 +338,17 @@ def _read_blocks(file: Any, source: str, call_id: str, name: str) -> list[ToolRe
     results = []
     for index, entry in enumerate(entries):
         try:
-            results.append(ToolResult.from_wire(source, entry, id=call_id, name=name))
+            result = ToolResult.from_wire(source, entry, id=call_id, name=name)
+            if not result.name and result.id in by_id:
+                result = ToolResult.from_wire(source, entry, id=call_id, name=by_id[result.id])
+            results.append(result)
         except ToolwireError as exc:
             where = f"{label}[{index}]" if isinstance(data, list) else label
             raise click.ClickException(f"{where}: {exc}") from None
     return results
 
 
-def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
+def _read_results(file: Any, call_id: str, name: str, by_id: dict[str, str]) -> list[ToolResult]:
     data, label = _load_json(file)
     entries = data if isinstance(data, list) else [data]
     if not entries:
@@ -315,6 +367,8 @@ def _read_results(file: Any, call_id: str, name: str) -> list[ToolResult]:
         else:
             given_id = call_id if call_id and single else entry.get("id") or call_id
         given_name = name if name and single else entry.get("name") or name
+        if not given_name and given_id is not None:
+            given_name = by_id.get(str(given_id), "")
         for what, value in (("id", given_id), ("name", given_name)):
             if value is not None and not isinstance(value, (str, int)):
                 raise click.ClickException(f"{where}: {what} must be a string")

@@ -10,6 +10,7 @@ import click
 from .._output import plural
 from ._common import (
     Context,
+    _Trouble,
     actor_option,
     complete_engine,
     echo,
@@ -60,14 +61,42 @@ def export_command(obj: Context, engines: tuple[str, ...], output: Path | None, 
 @click.command(name="import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@click.option(
+    "--expect-revision",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Refuse (exit 1, nothing written) unless the registry is still at data revision N "
+    "(what 'toolwire db current' showed when FILE was exported).",
+)
 @actor_option
 @pass_ctx
-def import_command(obj: Context, file: Path, dry_run: bool, actor: str | None) -> None:
-    """Apply an exported FILE in one transaction; each engine it lists is made to match it."""
+def import_command(
+    obj: Context, file: Path, dry_run: bool, expect_revision: int | None, actor: str | None
+) -> None:
+    """Apply an exported FILE in one transaction; each engine it lists is made to match it.
+
+    FILE is TOML or JSON (see docs/console.md); it is checked whole before anything is
+    written, and an error names the file and the place in it.
+    """
+    from ..errors import InvalidInput
     from ..transfer import import_document, read_document
 
     data, _ = read_document(file)
-    report = import_document(obj.registry(), data, source=file.name, by=who(actor), dry_run=dry_run)
+    try:
+        report = import_document(
+            obj.registry(),
+            data,
+            source=file.name,
+            by=who(actor),
+            dry_run=dry_run,
+            expect_revision=expect_revision,
+        )
+    except InvalidInput as error:  # a value the registry refuses: name the file it is in
+        message = str(error)
+        if message.startswith(f"{file.name}: "):
+            raise
+        raise click.ClickException(f"{file.name}: {message}") from None
     for change in report.changes:
         echo(str(change))
     verb = "would change" if dry_run else "changed"
@@ -83,14 +112,20 @@ def diff_command(obj: Context, against: str | None, seed: bool, fmt: str) -> Non
     """List what this registry has that the other lacks, lacks, or holds differently.
 
     Exit 0 when they are the same, 1 when they differ, 2 when they cannot be
-    compared (as diff does).
+    compared (as diff does): a database that cannot be opened or holds no registry,
+    a driver that is not installed, a file that is missing, unreadable or malformed.
     """
     if against is not None and seed:
         raise click.UsageError("give --against URL|FILE or --seed, not both")
     if against is None and not seed:
         raise click.UsageError("give --against URL|FILE or --seed")
     with user_errors(exit_code=2):
-        changes = _changes(obj, against, seed)
+        try:
+            changes = _changes(obj, against, seed)
+        except click.ClickException as error:  # a registry that could not be opened
+            if error.exit_code == 2:
+                raise
+            raise _Trouble(error.format_message()) from None
     if fmt == "json":
         echo_json(
             [

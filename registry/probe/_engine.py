@@ -48,7 +48,7 @@ def stale_models(registry: Registry, engine: str) -> list[str]:
     models = [m.model_id for m in registry.models(engine)]
     latest = latest_observations(registry, engine=engine)
     resolver = Resolver(registry)
-    with registry._reading("cannot read the evidence policy") as connection:
+    with registry.reading("cannot read the evidence policy") as connection:
         policy = read_policy(connection)
         agreeing = agreeing_days(connection, engine)
     day = evidence.today()  # through the module: the one clock tests replace

@@ -6,6 +6,8 @@ import __future__
 import subprocess
 import sys
 import types
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 import toolwire.convert as convert
@@ -15,6 +17,8 @@ from toolwire.convert import (
     OPTIONS,
     WIRES,
     ConvertError,
+    IdMap,
+    InvalidId,
     InvalidOption,
     InvalidToolResult,
     ToolResult,
@@ -25,6 +29,7 @@ from toolwire.convert import (
     carries_native,
     format_tool_results,
     native_needs_vision,
+    report,
 )
 from toolwire.convert.wires import TABLE
 
@@ -67,6 +72,15 @@ def test_all_is_complete() -> None:
     assert set(convert.__all__) == public
     for name in convert.__all__:
         assert hasattr(convert, name), name
+
+
+def test_exported_names_show_their_public_home() -> None:
+    for name in convert.__all__:
+        value = getattr(convert, name)
+        if isinstance(value, type) or callable(value):
+            assert value.__module__ == "toolwire.convert", name
+    assert convert.ToolResult.__module__ == "toolwire.convert"
+    assert repr(convert.UnknownWire).startswith("<class 'toolwire.convert.UnknownWire'")
 
 
 def test_import_pulls_in_no_database_or_cli_packages() -> None:
@@ -290,6 +304,38 @@ def test_bad_option_values_are_invalid(wire: str, name: str, value: object) -> N
     assert isinstance(info.value, ValueError)
     with pytest.raises(InvalidOption):
         format_tool_results(wire, [TEXT], **{name: value})
+
+
+@pytest.mark.parametrize("value", [Decimal(1), Decimal(0), Fraction(1), 1j])
+def test_a_refused_value_stays_refused_after_an_equal_one_was_used(value: object) -> None:
+    # Decimal(1) == True and hashes alike: the plan cache must not take one for the other
+    for _ in range(2):
+        with pytest.raises(InvalidOption):
+            TEXT.to("openai", image_input=value)
+        with pytest.raises(InvalidOption):
+            format_tool_results("openai", [TEXT], image_input=value)
+        with pytest.raises(InvalidOption):
+            format_tool_results("openai", [TEXT], hoist=value)
+        with pytest.raises(InvalidOption):
+            report("openai", TEXT, image_input=value)
+        TEXT.to("openai", image_input=True)
+        TEXT.to("openai", image_input=False)
+        format_tool_results("openai", [TEXT], image_input=True, hoist=True)
+        format_tool_results("openai", [TEXT], image_input=False, hoist=False)
+
+
+def test_results_that_are_not_a_list_are_refused() -> None:
+    for results in (None, 5, TEXT):
+        with pytest.raises(InvalidToolResult):
+            format_tool_results("openai", results)  # type: ignore[arg-type]
+
+
+def test_an_id_map_refuses_a_value_that_is_not_a_string() -> None:
+    for value in ([], {}, None, 5):
+        with pytest.raises(InvalidId):
+            IdMap().original("openai", value)  # type: ignore[arg-type]
+        with pytest.raises(InvalidId):
+            IdMap().original_name("gemini", value)  # type: ignore[arg-type]
 
 
 def test_flags_accept_zero_and_one() -> None:

@@ -1,11 +1,11 @@
 """The shortcuts of building a result give exactly what the general path gives.
 
-``ToolResult.from_mcp`` has an inline path for plain all-text results, the
-content loop one for plain text, image, audio and blob-resource items
-(``_plain_item``), and payloads get one look at their head (``_base64.look``)
-instead of a screen and a sniff. Each is checked here against the general
-path it stands for, on generated inputs that sit on both sides of every
-condition a shortcut tests.
+The content loop (``_parse``) takes a plain text item as its string and
+parses nothing while every item is one, takes plain image, audio and
+blob-resource items with one copy (``_plain_item``), and payloads get one look
+at their head (``_base64.look``) instead of a screen and a sniff. Each is
+checked here against the general path it stands for, on generated inputs that
+sit on both sides of every condition a shortcut tests.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from convert_samples import GIF_B64, PDF_B64, PNG_B64
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolwire.convert import WIRES, InvalidId, ToolResult, _base64, _items
-from toolwire.convert._result import _freeze_item, _plain_item
+from toolwire.convert._result import _freeze_item, _parse, _plain_item
 
 JPEG_HEAD = base64.b64encode(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01").decode()
 WEBP_HEAD = base64.b64encode(b"RIFF\x24\x00\x00\x00WEBPVP8 ").decode()
@@ -116,10 +116,9 @@ other_items = st.one_of(
 def test_a_plain_item_is_frozen_and_parsed_as_the_general_path_does(raw: dict[str, Any]) -> None:
     frozen = _freeze_item(raw, 0)
     expected = _items.parse_item(frozen)
-    shortcut = _plain_item(raw)
-    if shortcut is None:
-        return
-    got_frozen, got = shortcut
+    source, parsed, _, _ = _parse([raw])
+    got_frozen = source[0]
+    got = _items.Item(_items.TEXT, got_frozen) if parsed is None else parsed[0]
     if type(got_frozen) is str:  # a plain text stands for its item (ToolResult._source)
         assert frozen == {"type": "text", "text": got_frozen}
     else:
@@ -129,11 +128,13 @@ def test_a_plain_item_is_frozen_and_parsed_as_the_general_path_does(raw: dict[st
 
 
 def test_the_shortcut_takes_the_usual_items() -> None:
-    assert _plain_item({"type": "text", "text": "ok"}) is not None
+    for text in ("ok", "é", "\ud800"):  # plain texts: their strings, nothing parsed
+        source, parsed, _, _ = _parse([{"type": "text", "text": text}])
+        assert parsed is None and source == [text.replace("\ud800", "\ufffd")]
     assert _plain_item({"type": "image", "data": PNG_B64, "mimeType": "image/png"}) is not None
     resource = {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": PDF_B64}
     assert _plain_item({"type": "resource", "resource": resource}) is not None
-    assert _plain_item({"type": "text", "text": "é"}) is None  # a string to check for surrogates
+    assert _plain_item({"type": "text", "text": "ok"}) is None  # the loop's own
 
 
 contents = st.lists(st.one_of(plain_items, other_items), max_size=4)

@@ -17,7 +17,13 @@ from cli_helpers import failed, ok, run
 from click.testing import CliRunner
 from observe_helpers import observe
 from toolwire.registry import InvalidCatalog, Registry, UnknownEngine
-from toolwire.registry.catalog import CatalogRow, engine_map, installed_catalog, owns
+from toolwire.registry.catalog import (
+    CatalogRow,
+    engine_map,
+    import_catalog,
+    installed_catalog,
+    owns,
+)
 
 MODELS_DEV: dict[str, Any] = {
     "anthropic": {
@@ -77,7 +83,7 @@ OPENROUTER: dict[str, Any] = {
 
 
 def _import(registry: Registry, source: str, data: Any, **options: Any) -> Any:
-    return registry.import_catalog(source, json.dumps(data).encode(), recorded_by="ops", **options)
+    return import_catalog(registry, source, json.dumps(data).encode(), recorded_by="ops", **options)
 
 
 def _claim(registry: Registry, engine: str, model: str, capability: str) -> Any:
@@ -328,7 +334,7 @@ def test_the_real_models_dev_data_imports(tmp_path: Path) -> None:
     providers = json.loads(data)
     listed = sum(len(p["models"]) for p in providers.values())
     with Registry(f"sqlite:///{tmp_path / 'real.sqlite3'}") as registry:
-        report = registry.import_catalog("models.dev", data, origin=origin, recorded_by="ops")
+        report = import_catalog(registry, "models.dev", data, origin=origin, recorded_by="ops")
         counts = report.as_dict(rows=False)
         assert len(providers) > 100 and listed > 4000
         assert counts["added"] > 1000
@@ -337,7 +343,7 @@ def test_the_real_models_dev_data_imports(tmp_path: Path) -> None:
             + sum(1 for r in report.rows if r.reason != "no_engine")
             >= listed
         )
-        again = registry.import_catalog("models.dev", data, origin=origin, recorded_by="ops")
+        again = import_catalog(registry, "models.dev", data, origin=origin, recorded_by="ops")
         assert again.counts["unchanged"] == counts["added"]
 
 

@@ -20,12 +20,14 @@ import observe_helpers
 import pytest
 from cli_helpers import failed, ok, ops_runner, run
 from toolwire.registry import Registry, evidence
-from toolwire.registry.matrix import LEGEND, STATES, Matrix, build, render_html, shown_url
+from toolwire.registry.matrix import LEGEND, MARKS, STATES, Matrix, build, render_html, shown_url
 
 CHROMIUM = Path(os.environ.get("TOOLWIRE_CHROMIUM", "/usr/bin/chromium"))
 #: A model id and an evidence text that run script if anything parses them as HTML.
 HOSTILE_MODEL = "<img/src=x/onerror=window.__pwned=1>"
 HOSTILE_EVIDENCE = '<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3">'
+#: A model id a spreadsheet would run as a formula.
+FORMULA_MODEL = "=cmd|'/C-calc'!A0"
 
 
 def observe(registry: Registry, model: str, scenario: str, outcome: str) -> None:
@@ -66,6 +68,15 @@ def sample(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Registry]
             status="inferred",
             evidence=HOSTILE_EVIDENCE,
             source="</script><script>window.__pwned=4</script>",
+            recorded_by="ops",
+        )
+        registry.set_claim(
+            "anthropic",
+            "tool_result_pdf",
+            False,
+            model=FORMULA_MODEL,
+            status="inferred",
+            evidence="a test",
             recorded_by="ops",
         )
         yield registry
@@ -154,6 +165,16 @@ def test_the_page_is_self_contained_and_escapes_everything(sample: Registry) -> 
     assert "Content-Security-Policy" in page and "default-src 'none'" in page.replace("&#x27;", "'")
 
 
+def test_the_page_holds_no_raw_control_character(sample: Registry) -> None:
+    evidence = "read \x1b]52;c;aGk=\x07 then \x9b2J"
+    sample.set_claim("openai", "image_input", True, model="gpt-x", status="inferred",
+                     evidence=evidence, recorded_by="ops")  # fmt: skip
+    page = render_html(build(sample, engines=["openai"]))
+    assert not any(raw in page for raw in ("\x1b", "\x07", "\x9b"))  # safe on a terminal too
+    data = page.split('id="matrix-data">')[1].split("</script>")[0]
+    assert any(d["evidence"] == evidence for d in json.loads(data)["details"])  # exact
+
+
 def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_path: Path) -> None:
     runner = ops_runner()
     out = tmp_path / "matrix.html"
@@ -163,7 +184,9 @@ def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_pat
     assert result.stderr == f"wrote {out}: 1 engine, {models} models\n"
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     piped = ok(run(runner, sample.url, "matrix", "--capability", "image_input"))
-    assert piped.startswith("<!DOCTYPE html>") and '<th scope="col">image_input</th>' in piped
+    assert piped.startswith("<!DOCTYPE html>")
+    assert '<button type="button">image_input</button></th>' in piped
+    assert '<button type="button">tool_result_pdf</button>' not in piped
     failed(
         run(runner, sample.url, "matrix", "--engine", "anthropik"),
         "unknown engine 'anthropik'; did you mean 'anthropic'",
@@ -206,8 +229,8 @@ def chromium() -> Iterator[Any]:
 class Page:
     """A page of the matrix open in chromium, with what it logged and requested."""
 
-    def __init__(self, browser: Any, path: Path) -> None:
-        self.page = browser.new_page(viewport={"width": 1400, "height": 900})
+    def __init__(self, browser: Any, path: Path, width: int = 1400, height: int = 900) -> None:
+        self.page = browser.new_page(viewport={"width": width, "height": height})
         self.problems: list[str] = []
         self.requests: list[str] = []
         self.page.on(
@@ -252,21 +275,37 @@ def test_the_page_shows_the_legend_colours_and_tooltips(
 ) -> None:
     matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
     view = Page(chromium, path)
-    legend = view.page.locator("#legend li").all_text_contents()
-    assert [text.split(":")[0].strip() for text in legend] == list(LEGEND)
-    assert set(LEGEND) - {"unobserved"} == set(STATES)
-    header = view.page.locator("header").text_content() or ""
-    assert f"registry {sample.url}, revision {matrix.revision}" in " ".join(header.split())
+    legend = view.page.locator("#legend li b").all_text_contents()
+    assert legend == list(LEGEND)
+    assert set(LEGEND) - {"unobserved"} == set(STATES) and set(MARKS) == set(LEGEND)
+    header = " ".join((view.page.locator("header").text_content() or "").split())
+    assert f"registry {sample.url}, revision {matrix.revision}" in header
     assert matrix.written_at.strftime("%Y-%m-%d %H:%M:%S UTC") in header
+    assert "a claim a claim" not in header.lower() and "A claim past its evidence policy" in header
+    # the colour says the value; the state is a small mark, conflict and stale framed
     conflict = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_images")
-    assert conflict.text_content() == "on"
-    shown = conflict.evaluate("c => getComputedStyle(c).backgroundColor")
-    swatch = view.page.locator("#legend .swatch.state-conflict")
-    assert shown == swatch.evaluate("s => getComputedStyle(s).backgroundColor")
-    assert shown == "rgb(255, 148, 146)"
+    assert conflict.text_content() == "on" + MARKS["conflict"]
+    on_colour = "rgb(172, 238, 187)"
+    assert _style(conflict, "backgroundColor") == on_colour
+    assert "rgb(207, 34, 46)" in _style(conflict, "boxShadow")  # the red frame
+    assert _style(view.page.locator("#values .v-on"), "backgroundColor") == on_colour
     documented = view.cell("anthropic", "claude-sonnet-4-5", "tool_result_pdf")
-    assert documented.evaluate("c => getComputedStyle(c).backgroundColor") == "rgb(207, 226, 255)"
-    assert documented.evaluate("c => getComputedStyle(c).outlineStyle") == "dashed"  # unobserved
+    assert documented.text_content() == "on" + MARKS["documented"] + MARKS["unobserved"]
+    assert _style(documented, "backgroundColor") == on_colour
+    assert (
+        _style(documented, "outlineStyle") == "none" and _style(documented, "boxShadow") == "none"
+    )
+    off = view.cell("anthropic", FORMULA_MODEL, "tool_result_pdf")
+    assert off.text_content() == "off" + MARKS["inferred"]
+    none = view.cell("anthropic", "claude-sonnet-4-5", "hoist_media")
+    assert none.text_content() == "\u2013" and none.get_attribute("data-value") == "none"
+    colours = {_style(c, "backgroundColor") for c in (conflict, off, none)}
+    assert len(colours) == 3  # on, off and no claim each their own
+    stale = view.cell("anthropic", "claude-old-9", "source_blocks")
+    assert stale.get_attribute("data-state") == "stale" and "stale" in (
+        stale.get_attribute("class") or ""
+    )
+    assert _style(stale, "boxShadow") != "none"
     tip = conflict.get_attribute("title") or ""
     claim = next(
         c
@@ -285,7 +324,14 @@ def test_the_page_shows_the_legend_colours_and_tooltips(
         "(anthropic wire, http://127.0.0.1:9)",
     ]
     conflict.hover()  # the tooltip is the title: chromium shows it natively
+    engines = view.page.locator("#rows td.engine")
+    heights = set(engines.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)"))
+    assert len(heights) == 1  # no engine name wraps
     assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def _style(locator: Any, name: str) -> str:
+    return str(locator.evaluate(f"c => getComputedStyle(c).{name}"))
 
 
 def _observations(registry: Registry) -> Any:
@@ -361,6 +407,193 @@ def test_injected_text_is_shown_as_text_and_runs_nothing(
     view.page.get_by_role("button", name=HOSTILE_MODEL, exact=True).click()  # closes it again
     assert view.page.locator("#rows tr.detail").count() == 0
     assert view.problems == [] and view.requests == [path.as_uri()]
+
+
+def test_every_column_sorts(chromium: Any, sample: Registry, tmp_path: Path) -> None:
+    matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
+    view = Page(chromium, path)
+    order = view.rows()
+    view.page.click("thead th.model button")
+    names = [r.name for r in matrix.rows]
+    by_name = sorted(range(len(names)), key=lambda i: (names[i].lower(), i))
+    assert [row.split(" ", 1)[1] for row in view.rows()] == [
+        "(engine claims)" if not names[i] else names[i] for i in by_name
+    ]
+    assert view.page.locator("thead th.model").get_attribute("aria-sort") == "ascending"
+    view.page.click("thead th.model button")  # again: the other way
+    assert view.page.locator("thead th.model").get_attribute("aria-sort") == "descending"
+    assert view.rows()[0].split(" ", 1)[1] == max(names, key=str.lower)
+    view.page.click('thead th[data-column="5"] button')  # tool_result_pdf: on first
+    capability = matrix.capabilities[2]
+    values = view.page.eval_on_selector_all(
+        f'#rows td.cell[data-capability="{capability}"]', "cells => cells.map(c => c.dataset.value)"
+    )
+    rank = {"on": 0, "off": 1, "none": 2}
+    assert values == sorted(values, key=rank.__getitem__) and values[0] == "on"
+    view.page.click("thead th.engine button")
+    assert sorted(view.rows()) == sorted(order)  # the same rows, only reordered
+    assert view.problems == []
+
+
+def test_a_capability_value_picks_the_rows(chromium: Any, sample: Registry, tmp_path: Path) -> None:
+    matrix, path = _written(sample, tmp_path)
+    view = Page(chromium, path)
+    view.page.select_option("#cap", "tool_result_pdf")
+    view.page.select_option("#cap-value", "on")
+    view.page.uncheck("#claim-rows")  # models only: "every model where tool_result_pdf is on"
+    wanted = [
+        f"{r.engine} {r.name}"
+        for r in matrix.rows
+        if r.kind == "model" and next(c for c in r.cells if c.capability == "tool_result_pdf").value
+    ]
+    assert wanted and len(wanted) < sum(r.kind == "model" for r in matrix.rows)
+    assert view.rows() == wanted[:100]
+    view.page.select_option("#cap-value", "none")
+    unclaimed = [
+        f"{r.engine} {r.name}"
+        for r in matrix.rows
+        if r.kind == "model"
+        and next(c for c in r.cells if c.capability == "tool_result_pdf").status is None
+        and not next(c for c in r.cells if c.capability == "tool_result_pdf").value
+    ]
+    assert view.rows() == unclaimed[:100]
+    view.page.select_option("#cap", "")
+    assert len(view.rows()) == min(100, sum(r.kind == "model" for r in matrix.rows))
+    assert view.problems == []
+
+
+def test_the_rows_shown_download_as_formula_safe_csv(
+    chromium: Any, sample: Registry, tmp_path: Path
+) -> None:
+    import csv
+    import io
+
+    from toolwire.registry._output import FORMULA_START
+
+    matrix, path = _written(sample, tmp_path, engines=["anthropic"])
+    view = Page(chromium, path)
+    view.page.uncheck("#claim-rows")
+    view.page.fill("#filter", "c")
+    with view.page.expect_download() as caught:
+        view.page.click("#download")
+    download = caught.value
+    assert download.suggested_filename == "toolwire-matrix.csv"
+    text = Path(download.path()).read_text(encoding="utf-8")
+    table = list(csv.reader(io.StringIO(text)))
+    header, rows = table[0], table[1:]
+    assert header[:4] == ["engine", "row", "model", "wire"]
+    assert header[4:6] == [matrix.capabilities[0], f"{matrix.capabilities[0]} evidence"]
+    shown = [r for r in matrix.rows if r.kind == "model" and "c" in f"{r.engine} {r.name}".lower()]
+    assert len(rows) == len(shown) == len(view.page.locator("#rows tr.row").all())
+    by_model = {row[2]: row for row in rows}
+    assert "'" + FORMULA_MODEL in by_model  # quoted, as --format csv quotes it
+    assert not any(cell.startswith(tuple(FORMULA_START)) for row in table for cell in row)
+    hostile = by_model[HOSTILE_MODEL]
+    cell = _cell(matrix, "anthropic", HOSTILE_MODEL, "image_input")
+    column = header.index("image_input")
+    evidence = cell.state + (" unobserved" if cell.unobserved else "")
+    assert hostile[column : column + 2] == ["on" if cell.value else "off", evidence]
+    assert view.problems == []
+
+
+def test_header_engine_and_model_stay_while_the_table_scrolls(
+    chromium: Any, sample: Registry, tmp_path: Path
+) -> None:
+    _, path = _written(sample, tmp_path)
+    view = Page(chromium, path, width=900)
+    scroller = view.page.locator("#scroller")
+    assert scroller.evaluate("s => s.scrollWidth > s.clientWidth")  # it does scroll at 900 px
+    first = view.page.locator("#rows tr.row").first
+    engine, model = first.locator("td.engine"), first.locator("td.model")
+    capability = first.locator("td.cell").last
+    before = [box(engine), box(model), box(capability)]
+    scroller.evaluate("s => { s.scrollLeft = 600; }")
+    after = [box(engine), box(model), box(capability)]
+    assert after[0]["x"] == before[0]["x"] and after[1]["x"] == before[1]["x"]
+    assert after[2]["x"] < before[2]["x"] - 300  # the capabilities moved under them
+    assert after[1]["x"] >= after[0]["x"] + after[0]["width"] - 1  # side by side, not stacked
+    head = view.page.locator("thead th.engine")
+    top = box(head)["y"]
+    scroller.evaluate("s => { s.scrollTop = 800; }")
+    assert box(head)["y"] == top and box(engine)["y"] < top  # the header stayed, rows went up
+    assert view.problems == []
+
+
+def box(locator: Any) -> dict[str, float]:
+    found = locator.bounding_box()
+    assert found is not None
+    return dict(found)
+
+
+#: The reference picture of the small matrix below, at 900 x 560 px.
+REFERENCE = Path(__file__).with_name("matrix_reference.png")
+
+
+def _small_matrix() -> Matrix:
+    """A fixed matrix: every value, every state, a long model id and an engine row."""
+    from datetime import datetime
+
+    from toolwire.registry.matrix import Cell, Row
+
+    def cell(capability: str, value: bool, state: str, unobserved: bool = False) -> Cell:
+        status = (
+            state
+            if state in ("live-verified", "documented", "inferred", "unverified")
+            else (None if state == "none" else "documented")
+        )
+        return Cell(capability, value, state, unobserved, status, "engine" if status else "none",
+                    "evidence" if status else None, None, None, None, None)  # fmt: skip
+
+    caps = ("image_input", "tool_result_images", "tool_result_pdf", "source_blocks")
+    pattern = [
+        ("live-verified", True), ("documented", True), ("inferred", False), ("none", False),
+        ("conflict", True), ("stale", False), ("unverified", True), ("documented", False),
+    ]  # fmt: skip
+    rows = [Row("anthropic", "engine", "", "anthropic", tuple(
+        cell(c, v, s) for c, (s, v) in zip(caps, pattern[1:5], strict=True)))]  # fmt: skip
+    models = ["claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-1", "claude-2.1"]
+    for n, model in enumerate(models):
+        rows.append(Row("anthropic", "model", model, "anthropic", tuple(
+            cell(c, pattern[(n + i) % 8][1], pattern[(n + i) % 8][0], i == 1 and n == 0)
+            for i, c in enumerate(caps))))  # fmt: skip
+    rows.append(Row("minimax-anthropic", "model", "MiniMax-M2.7", "anthropic", tuple(
+        cell(c, False, "inferred") for c in caps)))  # fmt: skip
+    return Matrix(
+        url="sqlite:////var/lib/toolwire/registry.sqlite3",
+        revision=42,
+        written_at=datetime(2026, 1, 2, 3, 4, 5),
+        capabilities=caps,
+        min_evidence=None,
+        stale_days=None,
+        rows=tuple(rows),
+        policy={"live-verified": 90, "documented": 365, "inferred": None, "unverified": None},
+    )
+
+
+def test_the_page_looks_as_it_did(chromium: Any, tmp_path: Path) -> None:
+    """A screenshot of a small fixed matrix against the committed reference picture.
+
+    Pixel-tolerant (anti-aliasing differs between builds): at most 1% of the pixels
+    may differ by more than 48 levels in a channel. ``TOOLWIRE_UPDATE_SCREENSHOTS=1``
+    writes the reference instead (look at it before committing it).
+    """
+    from PIL import Image, ImageChops
+
+    path = tmp_path / "matrix.html"
+    path.write_text(render_html(_small_matrix()), encoding="utf-8")
+    view = Page(chromium, path, width=900, height=560)
+    shot = tmp_path / "matrix.png"
+    view.page.screenshot(path=str(shot))
+    assert view.problems == []
+    if os.environ.get("TOOLWIRE_UPDATE_SCREENSHOTS") == "1":
+        shutil.copyfile(shot, REFERENCE)
+    with Image.open(REFERENCE) as reference, Image.open(shot) as taken:
+        assert taken.size == reference.size
+        difference = ImageChops.difference(taken.convert("RGB"), reference.convert("RGB"))
+        channel = difference.convert("L").point(lambda level: 255 if level > 48 else 0)
+        changed = channel.histogram()[255]
+    share = changed / (taken.size[0] * taken.size[1])
+    assert share <= 0.01, f"{share:.2%} of the pixels differ from {REFERENCE.name} (see {shot})"
 
 
 def test_the_module_lists_its_public_names() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 import __future__
 
+import importlib
+import pkgutil
 import subprocess
 import sys
 import types
@@ -10,6 +12,8 @@ import types
 import pytest
 import toolwire.registry as registry
 from toolwire.convert import ToolwireError
+
+PUBLIC = "toolwire.registry"
 
 
 def _ruff_order(name: str) -> tuple[int, str]:
@@ -67,3 +71,21 @@ def test_the_cli_imports_neither_sqlalchemy_nor_the_store() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_exported_classes_and_functions_show_their_public_home() -> None:
+    shown = 0
+    for name in registry.__all__:
+        value = getattr(registry, name)
+        if isinstance(value, (type, types.FunctionType)):
+            assert value.__module__ == PUBLIC, name
+            assert value.__qualname__ == name  # so toolwire.registry.<name> finds it
+            shown += 1
+    assert shown > 40
+    # and nothing else claims that home: each such name is exported under it
+    for found in pkgutil.iter_modules(registry.__path__, "toolwire.registry."):
+        module = importlib.import_module(found.name)
+        for name, value in vars(module).items():
+            if not name.startswith("_") and getattr(value, "__module__", None) == PUBLIC:
+                assert name in registry.__all__, f"{found.name}.{name}"
+                assert getattr(registry, name) is value

@@ -21,6 +21,7 @@ from toolwire.registry import (
     UnknownEngine,
     UnknownModel,
     UnknownRule,
+    observations,
 )
 
 
@@ -331,6 +332,9 @@ def test_wrong_typed_library_arguments_are_typed_errors(registry: Registry) -> N
         format_for("openai", "gpt-4o", [], registry="sqlite:///x.db")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="stale_days"):
         registry.audit(stale_days=10**6)
+    for bad in (10**6, -1, "5", 2.0, True):  # one check for the store and the observations
+        with pytest.raises(InvalidInput, match="stale_days"):
+            observations.audit(registry, stale_days=bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         Registry(123)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="not UTF-8"):
