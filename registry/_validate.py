@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 from toolwire.convert import WIRES, carries_native
 
@@ -174,3 +175,108 @@ def text(value: object, what: str) -> str:
             f"invalid {what} {value!r}: NUL and lone surrogates (not UTF-8) are not text"
         )
     return value
+
+
+BASE_URL_MAX = 512
+#: Words that make a query parameter a credential (``api_key``, ``X-Amz-Signature``, ...).
+_SECRET_WORDS = frozenset(
+    {
+        "key",
+        "apikey",
+        "token",
+        "secret",
+        "signature",
+        "sig",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "authorization",
+        "credential",
+        "credentials",
+    }
+)
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def base_url(value: object) -> str:
+    """Return an engine's base URL: http(s), a host, a valid port and no credentials.
+
+    A key never lives in a stored or printed URL: user info (``user:pass@``) and
+    secret-looking query parameters (``key``, ``api_key``, ``token``, ``secret``,
+    ``signature``, ...) are refused, so that the key stays in its variable.
+
+    :raises InvalidInput: for anything else, without repeating the credentials.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"invalid base_url {value!r}: must be a non-empty string")
+    if len(value) > BASE_URL_MAX:
+        raise InvalidInput(f"invalid base_url: longer than {BASE_URL_MAX} characters")
+    text(value, "base_url")
+    if _BAD_IN_ID.search(value):
+        raise InvalidInput("invalid base_url: whitespace and control characters are not allowed")
+    try:
+        parts = urlsplit(value)
+    except ValueError as error:  # a bracketed host that is not an IPv6 address
+        raise InvalidInput(f"invalid base_url: {error}") from None
+    if parts.scheme not in ("http", "https"):
+        raise InvalidInput(f"invalid base_url {_shown(value)!r}: must be http:// or https://")
+    if "@" in parts.netloc:
+        raise InvalidInput(
+            "invalid base_url: credentials do not belong in a URL (user info given); "
+            "put the key in the engine's key variable"
+        )
+    if not parts.hostname:
+        raise InvalidInput(f"invalid base_url {_shown(value)!r}: no host")
+    if not parts.hostname.isascii():
+        raise InvalidInput(
+            f"invalid base_url {_shown(value)!r}: the host must be ASCII (its xn-- form)"
+        )
+    try:
+        parts.port  # noqa: B018  (urlsplit checks the port when it is read)
+    except ValueError:
+        raise InvalidInput(f"invalid base_url {_shown(value)!r}: port out of range") from None
+    secret = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True) if _secret(name)]
+    if secret:
+        raise InvalidInput(
+            f"invalid base_url: credentials do not belong in a URL (query parameter "
+            f"{secret[0]!r}); put the key in the engine's key variable"
+        )
+    return value
+
+
+def _secret(name: str) -> bool:
+    return any(word.lower() in _SECRET_WORDS for word in _WORDS.findall(name)) or (
+        name.lower().replace("-", "").replace("_", "") in _SECRET_WORDS
+    )
+
+
+def _shown(value: str) -> str:
+    """Return a URL cut to its scheme, host and path (never a query, where keys hide)."""
+    parts = urlsplit(value)  # (base_url split it once already)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"[:120]
+
+
+def url_host(value: str | None) -> str | None:
+    """Return the lower-case host of a URL, None for none or an unreadable one."""
+    if not value:
+        return None
+    try:
+        host = urlsplit(value).hostname
+    except ValueError:
+        return None
+    return host.lower() if host else None
+
+
+def host_change(subject: str, old: str | None, new: str | None) -> str | None:
+    """Return a warning when a base URL moves to another host, else None.
+
+    Keys follow the base URL: ``toolwire probe`` sends an engine's key to its host.
+    """
+    before, after = url_host(old), url_host(new)
+    if after is None or before == after:
+        return None
+    return (
+        f"{subject}: base_url host changes from {before or '(none)'} to {after}; "
+        "toolwire probe sends a key there only with --allow-endpoint"
+    )

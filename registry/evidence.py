@@ -31,6 +31,7 @@ from ._aging import (
 )
 from .store import Registry
 from .tables import utcnow
+from .vocab import check_day
 
 __all__ = [
     "Stale",
@@ -70,7 +71,7 @@ def stale_claims(
     :raises InvalidStatus: for an unknown status filter.
     """
     claims = registry.claims(engine=engine, capability=capability, status=status)
-    day = on or today()
+    day = check_day(on, "on") or today()
     with registry.reading("cannot read the evidence policy") as connection:
         policy = read_policy(connection)
         agreeing = {

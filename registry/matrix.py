@@ -55,7 +55,7 @@ from .records import Claim
 from .resolver import FLAGS, Resolution, Resolver
 from .store import Registry
 from .tables import utcnow
-from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_days
+from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_day, check_days
 
 __all__ = [
     "LEGEND",
@@ -200,7 +200,7 @@ def build(
     revision = registry.revision()
     cutoff = None
     if stale_days is not None:
-        cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+        cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
     names = list(dict.fromkeys(engines)) if engines else [e.name for e in registry.engines()]
     for name in names:
         registry.engine(name)  # an unknown engine fails before any work

@@ -33,6 +33,7 @@ from .vocab import (
     OBSERVATION_OUTCOMES,
     OBSERVATION_SCENARIOS,
     agrees,
+    check_day,
     check_days,
 )
 
@@ -348,7 +349,7 @@ def audit(
     claims = registry.audit(status=status, capability=capability, engine=engine, enabling=enabling)
     if stale_days is None:
         return claims
-    cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+    cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
     latest = latest_observations(registry, engine=engine)
     return tuple(c for c in claims if _is_stale(c, latest, cutoff))
 

@@ -49,7 +49,7 @@ from .tables import (
     model_table,
     utcnow,
 )
-from .vocab import EVIDENCE_STATUSES, check_days, evidence_rank
+from .vocab import EVIDENCE_STATUSES, check_day, check_days, evidence_rank
 
 __all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
@@ -493,7 +493,7 @@ class Registry:
             ]
         if stale_days is not None:
             check_days(stale_days, "stale_days")
-            cutoff = (today or utcnow().date()) - timedelta(days=stale_days)
+            cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
             where.append(
                 or_(claim_table.c.verified_at.is_(None), claim_table.c.verified_at < cutoff)
             )

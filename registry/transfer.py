@@ -72,6 +72,8 @@ class ImportReport:
 
     changes: tuple[Change, ...]
     dry_run: bool
+    #: one line per engine whose base URL moves to another host (its probe key follows)
+    warnings: tuple[str, ...] = ()
 
 
 # -- export ---------------------------------------------------------------------------
@@ -537,6 +539,7 @@ def import_document(
     :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     changes: list[Change] = []
+    moved: list[str] = []
     try:
         with registry.batch() as writer:
             names = [t["name"] for t in data.engines]
@@ -559,11 +562,25 @@ def import_document(
             ]
             before["capability"] = []
             changes = diff(before, after)
+            moved = _moved_hosts(before, after)
             if dry_run:
                 raise _DryRun
     except _DryRun:
         pass
-    return ImportReport(tuple(changes), dry_run)
+    return ImportReport(tuple(changes), dry_run, tuple(moved))
+
+
+def _moved_hosts(before: Document, after: Document) -> list[str]:
+    """Return a warning per engine whose base URL the import moves to another host."""
+    from ._validate import host_change
+
+    old = {e["name"]: e.get("base_url") for e in before.get("engine", [])}
+    found = (
+        host_change(f"engine {e['name']}", old[e["name"]], e.get("base_url"))
+        for e in after.get("engine", [])
+        if e["name"] in old
+    )
+    return [warning for warning in found if warning]
 
 
 # -- diff -----------------------------------------------------------------------------

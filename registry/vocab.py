@@ -8,6 +8,8 @@ claim, a number of days) live here too, once, for the library and the CLI alike.
 
 from __future__ import annotations
 
+from datetime import date
+
 from toolwire.convert import KINDS
 
 from ._public import shown_in_package
@@ -30,6 +32,7 @@ __all__ = [
     "POLICY_MAX_DAYS",
     "VALUE_KINDS",
     "agrees",
+    "check_day",
     "check_days",
     "evidence_rank",
 ]
@@ -111,6 +114,16 @@ def check_days(value: object, what: str, *, alternative: str = "") -> int:
         raise InvalidInput(
             f"invalid {what} {value!r}: a whole number of days, 0 to {POLICY_MAX_DAYS}{also}"
         )
+    return value
+
+
+def check_day(value: object, what: str) -> date | None:
+    """Return ``value`` when it is a date (or None: the caller's today).
+
+    :raises InvalidInput: for anything else.
+    """
+    if value is not None and not isinstance(value, date):
+        raise InvalidInput(f"invalid {what} {value!r}: a date")
     return value
 
 

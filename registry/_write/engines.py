@@ -79,7 +79,7 @@ def engine_values(
         "family": required(family, "family", 32),
         "default_wire": check.wire(default_wire),
         "kind": check.engine_kind(kind),
-        "base_url": None if base_url is None else required(base_url, "base_url", 512),
+        "base_url": None if base_url is None else check.base_url(base_url),
         "response_tag": _checked_tag(response_tag),
         "id_rule": _checked_id_rule(id_rule),
         "note": check.text(note, "note"),
@@ -95,6 +95,8 @@ def _checked_fields(values: Mapping[str, Any]) -> None:
     for name in ("provider", "family"):
         if name in values:
             required(values[name], name, 256 if name == "provider" else 32)
+    if values.get("base_url") is not None:
+        check.base_url(values["base_url"])
     if values.get("response_tag") is not None:
         _checked_tag(values["response_tag"])
     if values.get("id_rule") is not None:

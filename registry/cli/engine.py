@@ -1,4 +1,4 @@
-"""``toolwire engine``: list, show, add and remove engines."""
+"""``toolwire engine``: list, show, add, update and remove engines."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from ._common import (
 
 @click.group(name="engine")
 def group() -> None:
-    """List, show, add and remove engines (the endpoints a client talks to)."""
+    """List, show, add, update and remove engines (the endpoints a client talks to)."""
 
 
 @group.command(name="list")
@@ -89,6 +89,68 @@ def add(
         name, default_wire=default_wire, created_by=who(actor), **fields
     )
     emit([engine], fmt, ENGINE_COLUMNS)
+
+
+@group.command(name="update")
+@click.argument("name", shell_complete=complete_engine)
+@click.option("--provider", default=None, help="Who runs it.")
+@click.option("--family", default=None, help="API family, e.g. anthropic, openai.")
+@click.option(
+    "--wire", "default_wire", default=None, type=click.Choice(WIRES), help="Default wire."
+)
+@click.option("--kind", default=None, type=click.Choice(ENGINE_KINDS), help="Kind of endpoint.")
+@click.option(
+    "--base-url",
+    default=None,
+    help="Endpoint URL, without credentials (a move to another host is warned about).",
+)
+@click.option("--response-tag", default=None, help="Hermes response tag (hermes wire).")
+@click.option(
+    "--id-rule",
+    default=None,
+    type=click.Choice(sorted(ID_RULES)),
+    help="Call-id rule results must keep.",
+)
+@click.option("--note", default=None, help="Free text.")
+@click.option("--reason", default=None, help="Why it changes (kept in the history).")
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@actor_option
+@pass_ctx
+def update(
+    obj: Context,
+    name: str,
+    reason: str | None,
+    dry_run: bool,
+    actor: str | None,
+    **fields: Any,
+) -> None:
+    """Change fields of an engine; one line per changed field, warnings on stderr.
+
+    A base URL whose host changes is warned about: toolwire probe sends the engine's
+    key to its host.
+    """
+    from .. import _validate as check
+
+    values = {k: v for k, v in fields.items() if v is not None}
+    if not values:
+        raise click.UsageError("nothing to change: give at least one field option")
+    if "base_url" in values:
+        check.base_url(values["base_url"])
+    registry = obj.registry()
+    current = registry.engine(name)
+    changed = {k: v for k, v in values.items() if getattr(current, k) != v}
+    for key, new in changed.items():
+        echo(f"~ engine {name}: {key}: {getattr(current, key) or '-'} -> {new}")
+    warning = check.host_change(f"engine {name}", current.base_url, changed.get("base_url"))
+    if warning:
+        echo(f"warning: {warning}", err=True)
+    verb = "would change" if dry_run else "changed"
+    if changed and not dry_run:
+        with registry.batch() as writer:
+            writer.update_fields(
+                name, "engine", name, changed, recorded_by=who(actor), reason=reason
+            )
+    echo(f"engine {name}: {verb} {plural(len(changed), 'field')}", err=True)
 
 
 @group.command(name="remove")

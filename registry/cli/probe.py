@@ -60,6 +60,19 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
     metavar="VAR",
     help="Environment variable holding the key (default per family, e.g. ANTHROPIC_API_KEY).",
 )
+@click.option(
+    "--no-key",
+    is_flag=True,
+    help="Send no key (a local server that needs none); without it a missing key is refused.",
+)
+@click.option(
+    "--allow-endpoint",
+    "allow_endpoints",
+    multiple=True,
+    metavar="HOST",
+    help="Let the key go to HOST (repeatable): needed for plain http to another machine "
+    "and for a host other than the shipped engine's.",
+)
 @click.option("--challenge", default=None, metavar="CODE", help="Use this 6-character code.")
 @click.option(
     "--record", is_flag=True, help="Also write the live-verified claims the outcomes support."
@@ -77,7 +90,21 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="How long each request may take.",
+    help="How long each request may take in all, from connect to the reply's last byte.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="FILE",
+    help="Write the drift report (each probed flag before and after, and the flips) to "
+    "FILE as JSON; its table goes to stderr.",
+)
+@click.option(
+    "--fail-on-flip",
+    is_flag=True,
+    help="Exit 1 when an observation contradicts the value its flag had (a flip).",
 )
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @format_option
@@ -93,10 +120,14 @@ def probe_command(
     scenarios: tuple[str, ...],
     base_url: str | None,
     api_key_env: str | None,
+    no_key: bool,
+    allow_endpoints: tuple[str, ...],
     challenge: str | None,
     record: bool,
     max_requests: int | None,
     timeout: float,
+    report_file: str | None,
+    fail_on_flip: bool,
     quiet: bool,
     fmt: str,
     actor: str | None,
@@ -105,10 +136,16 @@ def probe_command(
 
     One request per scenario; each is recorded as an observation (read, ignored,
     rejected or error); 429 and 503 are sent again after Retry-After (3 times at most).
+    A reply is read up to 1 MB and --timeout seconds, else it is an error. The key
+    goes only to this machine, the shipped engine's host over https, or a host given
+    with --allow-endpoint. A Bedrock engine without AWS_BEARER_TOKEN_BEDROCK signs
+    with AWS SigV4 (credentials from the environment or profile, AWS_REGION).
     With --all-models, every recorded model of ENGINE, --jobs requests in flight.
-    Progress goes to stderr. Exit 1 when a request ended in error.
+    Progress goes to stderr. Exit 1 when a request ended in error, or on a flip with
+    --fail-on-flip.
     """
     from ..probe import key_env, probe
+    from ._probe_all import DriftWatch
     from ._progress import Progress
 
     if all_models == (model is not None):
@@ -118,10 +155,16 @@ def probe_command(
     if not all_models and max_requests is not None and max_requests > 100:
         raise click.BadParameter("at most 100 for one model", param_hint="--max-requests")
     registry = obj.registry()
-    variable = api_key_env or key_env(registry.engine(engine).family)
-    key = os.environ.get(variable) or None
-    if key is None:
-        echo(f"note: ${variable} is not set; sending without a key", err=True)
+    record_engine = registry.engine(engine)
+    variable = api_key_env or key_env(record_engine.family)
+    key = None if no_key else os.environ.get(variable) or None
+    # a Bedrock engine without its API key signs with SigV4 from the AWS chain
+    sigv4 = key is None and not no_key and api_key_env is None and record_engine.family == "bedrock"
+    if key is None and not no_key and not sigv4:
+        raise click.ClickException(
+            f"no key: ${variable} is not set (give --no-key to probe without one)"
+        )
+    watch = DriftWatch(registry, engine, report_file, fail_on_flip)
     progress = Progress(quiet=quiet)
     if all_models:
         from ._probe_all import probe_all
@@ -136,14 +179,18 @@ def probe_command(
             scenarios=scenarios,
             base_url=base_url,
             api_key=key,
+            sigv4=sigv4,
+            allow_endpoints=allow_endpoints,
             challenge=challenge,
             record=record,
             timeout=timeout,
             progress=progress,
             fmt=fmt,
+            watch=watch,
         )
         return
     assert model is not None
+    watch.before([model])
     report = probe(
         registry,
         engine,
@@ -152,6 +199,8 @@ def probe_command(
         scenarios=scenarios,
         base_url=base_url,
         api_key=key,
+        sigv4=sigv4,
+        allow_endpoints=allow_endpoints,
         challenge=challenge,
         record_claims=record,
         max_requests=10 if max_requests is None else max_requests,
@@ -203,7 +252,10 @@ def probe_command(
             if r.claim is not None and fmt == "table":
                 value = "true" if r.claim.value else "false"
                 echo(f"recorded: {r.claim.capability}={value} on model {model} [live-verified]")
+    flipped = watch.after(report.endpoint, [(model, r) for r in report.results])
     failed = [r for r in report.results if r.outcome == "error"]
+    if flipped:
+        raise SystemExit(1)
     if failed:
         echo(
             f"Error: {len(failed)} of {plural(len(report.results), 'request')} ended in error "

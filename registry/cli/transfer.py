@@ -99,6 +99,8 @@ def import_command(
         raise click.ClickException(f"{file.name}: {message}") from None
     for change in report.changes:
         echo(str(change))
+    for warning in report.warnings:
+        echo(f"warning: {warning}", err=True)
     verb = "would change" if dry_run else "changed"
     echo(f"{file.name}: {verb} {plural(len(report.changes), 'entry', 'entries')}", err=True)
 

@@ -12,7 +12,7 @@ from ..observations import latest_observations
 from ..resolver import Resolver
 from ..store import Registry
 from ..vocab import OBSERVATION_SCENARIOS
-from ._runner import Budget, ProbeResult, Target, _httpx, prepare, send_scenario
+from ._runner import Budget, ProbeResult, Target, _http, prepare, reply_cap, send_scenario
 
 __all__ = ["EngineProbeReport", "probe_engine", "stale_models"]
 
@@ -77,21 +77,26 @@ def probe_engine(
     scenarios: Sequence[str] = (),
     base_url: str | None = None,
     api_key: str | None = None,
+    sigv4: bool = False,
+    allow_endpoints: Sequence[str] = (),
     challenge: str | None = None,
     record_claims: bool = False,
     timeout: float = 60.0,
+    max_reply: int | None = None,
     progress: Callable[[int, int, str, ProbeResult], None] | None = None,
 ) -> EngineProbeReport:
     """Probe every recorded model of ``engine`` (``stale``: only ``stale_models``).
 
     ``jobs`` requests are in flight at most; ``max_requests`` caps the HTTP requests of
     the whole run, retries included (what it leaves unsent is listed, not recorded).
-    Each request is recorded as ``probe`` records it; ``progress(done, total, model,
-    result)`` is called as each one ends (from the worker threads).
+    Each request is sent, bounded and recorded as ``probe`` does it; ``progress(done,
+    total, model, result)`` is called as each one ends (from the worker threads).
 
     :raises UnknownEngine: for an engine the registry does not know.
-    :raises InvalidInput: for a bad ``jobs``, ``max_requests``, scenario or base URL.
-    :raises ProbeUnavailable: when httpx or Pillow is not installed.
+    :raises InvalidInput: for a bad ``jobs``, ``max_requests``, ``max_reply``, scenario,
+        base URL or key.
+    :raises EndpointRefused: when the endpoint rules keep the credentials from the host.
+    :raises ProbeUnavailable: when httpcore or Pillow (or, to sign, botocore) is missing.
     """
     from ..errors import InvalidInput
 
@@ -99,7 +104,8 @@ def probe_engine(
         raise InvalidInput(f"invalid jobs {jobs!r}: 1 to 64 requests in flight")
     if max_requests is not None and (type(max_requests) is not int or max_requests < 1):
         raise InvalidInput(f"invalid max_requests {max_requests!r}: a positive integer")
-    httpx = _httpx()
+    http = _http()
+    cap = reply_cap(max_reply)
     models = (
         stale_models(registry, engine) if stale else [m.model_id for m in registry.models(engine)]
     )
@@ -114,6 +120,8 @@ def probe_engine(
             scenarios=scenarios,
             base_url=base_url,
             api_key=api_key,
+            sigv4=sigv4,
+            allow_endpoints=allow_endpoints,
             challenge=code,
             timeout=timeout,
             resolver=resolver,
@@ -140,9 +148,8 @@ def probe_engine(
     import threading
 
     lock = threading.Lock()
-    limits = httpx.Limits(max_connections=jobs, max_keepalive_connections=jobs)
     with (
-        httpx.Client(timeout=timeout, follow_redirects=False, limits=limits) as client,
+        http.Client(connections=jobs, max_reply=cap) as client,
         ThreadPoolExecutor(max_workers=jobs) as pool,
     ):
         outcomes = list(pool.map(run, work))

@@ -12,21 +12,29 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.convert import ToolResult, carries_native, wire_options
 
+from .. import _validate as check
 from .._output import plural
 from .._paths import install_hint
-from ..errors import InvalidInput, RegistryError
+from ..errors import InvalidInput
 from ..observations import Observation, claim_from_observation, record_observation
 from ..records import Claim
 from ..resolver import Resolver
 from ..store import Registry
 from ..vocab import OBSERVATION_SCENARIOS
 from . import _challenge
+from ._endpoint import check_endpoint, join_url
+from ._errors import ProbeUnavailable
+from ._limits import MAX_REPLY
 from ._wires import API, TOOL_NAME, Turn
+
+if TYPE_CHECKING:
+    from ._http import Client, Reply
+    from ._sigv4 import Signer
 
 __all__ = [
     "DEFAULT_KEY_ENV",
@@ -44,6 +52,7 @@ __all__ = [
     "prepare",
     "probe",
     "redact",
+    "reply_cap",
     "retry_after",
     "send_scenario",
 ]
@@ -60,14 +69,12 @@ DEFAULT_KEY_ENV = {
 #: 4xx statuses that are about the caller, not the request shape: they are errors.
 _NOT_SHAPE = frozenset({401, 402, 403, 404, 407, 408, 429})
 _EXCERPT = 200
+#: The most characters of a reply ``redact`` looks at: the excerpt is cut from these.
+_SCANNED = 4 * _EXCERPT
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.]{8,}")
 _PROMPT = "Call the read_code tool and reply with the 6-character code it gives, and nothing else."
 _IMAGE_PROMPT = "The image shows a 6-character code. Reply with the code only, nothing else."
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
-
-
-class ProbeUnavailable(RegistryError, RuntimeError):
-    """The optional packages a probe needs (httpx, Pillow) are not installed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +157,8 @@ def classify(status: int | None, reply: str | None, challenge: str) -> str:
 def redact(text: str, *, key: str | None, sent: str) -> str:
     """Return ``text`` bounded, on one line, without the key or base64 from the request.
 
+    Only the first characters of ``text`` are looked at, however long it is.
+
     A token that contains the key, is contained in it or shares eight characters with
     it becomes ``[key]``; a long base64-like token, or one copied from the request
     body, becomes ``[...]``.
@@ -163,9 +172,11 @@ def redact(text: str, *, key: str | None, sent: str) -> str:
             return "[...]"
         return token
 
-    line = " ".join(text.split())
+    # a key that starts within the scanned part is replaced whole before the cut
+    head = text[: _SCANNED + (len(key) if key else 0)]
     if key:
-        line = line.replace(key, "[key]")
+        head = head.replace(key, "[key]")
+    line = " ".join(head[:_SCANNED].split())
     line = _TOKEN.sub(scrub, line)
     return line if len(line) <= _EXCERPT else line[: _EXCERPT - 1] + "…"
 
@@ -225,10 +236,13 @@ def probe(
     scenarios: Sequence[str] = (),
     base_url: str | None = None,
     api_key: str | None = None,
+    sigv4: bool = False,
+    allow_endpoints: Sequence[str] = (),
     challenge: str | None = None,
     record_claims: bool = False,
     max_requests: int = 10,
     timeout: float = 60.0,
+    max_reply: int | None = None,
     progress: Callable[[int, int, str, ProbeResult], None] | None = None,
 ) -> ProbeReport:
     """Send one request per scenario to ``model`` on ``engine`` and record each outcome.
@@ -236,17 +250,26 @@ def probe(
     The wire is the one ``resolve`` finds; scenarios default to ``default_scenarios``.
     Each request becomes an observation; with ``record_claims`` each informative
     outcome also becomes a live-verified claim on the model (same transaction). The key
-    is sent, never stored: excerpts are redacted (``redact``). A 429 or 503 is sent
-    again after its ``Retry-After`` (at most 3 times, within ``max_requests``), then it
-    is an ``error``. ``progress(done, total, model, result)`` is called as each request
-    ends.
+    is sent, never stored: excerpts are redacted (``redact``). With ``sigv4`` and no
+    key, a Bedrock request is signed with AWS SigV4 from the standard credential chain.
+    Credentials go only where the endpoint rules allow (``check_endpoint``; a host of
+    ``allow_endpoints`` is allowed too). Each request, retries apart, ends within
+    ``timeout`` seconds and reads at most ``max_reply`` bytes of reply (default 1 MB,
+    compressed and inflated both); past either it is an ``error``. A 429 or 503 is
+    sent again after its ``Retry-After`` (at most 3 times, within ``max_requests``),
+    then it is an ``error``. ``progress(done, total, model, result)`` is called as each
+    request ends.
 
     :raises UnknownEngine: for an engine the registry does not know.
     :raises InvalidInput: for an unknown scenario, one the wire has no native form for,
-        an invalid challenge, more scenarios than ``max_requests``, or no base URL.
-    :raises ProbeUnavailable: when httpx or Pillow is not installed.
+        an invalid challenge, more scenarios than ``max_requests``, no or a bad base
+        URL, a key that cannot go in a header, a bad ``max_reply``, or no AWS
+        credentials for ``sigv4``.
+    :raises EndpointRefused: when the endpoint rules keep the credentials from the host.
+    :raises ProbeUnavailable: when httpcore or Pillow (or, to sign, botocore) is missing.
     """
-    httpx = _httpx()
+    http = _http()
+    cap = reply_cap(max_reply)
     target = prepare(
         registry,
         engine,
@@ -254,6 +277,8 @@ def probe(
         scenarios=scenarios,
         base_url=base_url,
         api_key=api_key,
+        sigv4=sigv4,
+        allow_endpoints=allow_endpoints,
         challenge=challenge,
         timeout=timeout,
     )
@@ -265,7 +290,7 @@ def probe(
         )
     budget = Budget(max_requests)
     results = []
-    with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+    with http.Client(max_reply=cap) as client:
         for scenario in target.scenarios:
             result = send_scenario(
                 client, registry, target, scenario, recorded_by, record_claims, budget
@@ -277,15 +302,30 @@ def probe(
     return ProbeReport(engine, model, target.wire, target.endpoint, target.code, tuple(results))
 
 
-def _httpx() -> Any:
+def reply_cap(max_reply: int | None) -> int:
+    """Return the reply cap in bytes (None: ``MAX_REPLY``).
+
+    :raises InvalidInput: for anything but a positive integer.
+    """
+    if max_reply is None:
+        return MAX_REPLY
+    if type(max_reply) is not int or max_reply < 1:
+        raise InvalidInput(f"invalid max_reply {max_reply!r}: a positive number of bytes")
+    return max_reply
+
+
+def _http() -> Any:
+    """Return the HTTP module, once its packages are known to be installed."""
     try:
-        import httpx
+        import httpcore  # noqa: F401
         import PIL  # noqa: F401  (the renderer imports it lazily)
     except ImportError as error:
         raise ProbeUnavailable(
             f"probing needs {error.name}, in the probe extra: {install_hint('probe')}"
         ) from None
-    return httpx
+    from . import _http as http
+
+    return http
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +342,15 @@ class Target:
     code: str
     response_tag: str | None
     api_key: str | None
+    #: signs each request (AWS SigV4), None when a key or nothing is sent
+    signer: Signer | None = None
+    #: seconds each request may take, from connect to the reply's last byte
+    timeout: float = 60.0
+
+
+#: What a probe accepts back: the decoders the bounded client has.
+_ACCEPT_ENCODING = "gzip, deflate"
+_HEADER_TEXT = re.compile(r"[\x21-\x7e]+")
 
 
 def prepare(
@@ -312,6 +361,8 @@ def prepare(
     scenarios: Sequence[str] = (),
     base_url: str | None = None,
     api_key: str | None = None,
+    sigv4: bool = False,
+    allow_endpoints: Sequence[str] = (),
     challenge: str | None = None,
     timeout: float = 60.0,
     resolver: Resolver | None = None,
@@ -320,6 +371,7 @@ def prepare(
 
     :raises UnknownEngine: for an engine the registry does not know.
     :raises InvalidInput: as ``probe`` does.
+    :raises EndpointRefused: as ``probe`` does.
     """
     resolution = (resolver or Resolver(registry)).resolve(engine, model)
     wire = resolution.wire
@@ -337,25 +389,47 @@ def prepare(
             )
     if timeout != timeout or timeout <= 0:
         raise InvalidInput(f"invalid timeout {timeout!r}: must be a positive number of seconds")
+    if api_key is not None and not _HEADER_TEXT.fullmatch(api_key):
+        raise InvalidInput(
+            "the key has a character that cannot go in an HTTP header (a space, a control "
+            "or a non-ASCII character): check the key variable"
+        )
     code = _challenge.check_challenge(challenge) if challenge else _challenge.new_challenge()
     record = registry.engine(engine)
     base = base_url or record.base_url
     if not base:
         raise InvalidInput(f"engine {engine!r} has no base URL: give --base-url")
-    if urlsplit(base).scheme not in ("http", "https"):
-        raise InvalidInput(f"invalid base URL {endpoint_of(base)!r}: must be http or https")
+    check.base_url(base)
+    signer = None
+    if sigv4 and api_key is None and wire == "bedrock":
+        from ._sigv4 import aws_signer
+
+        signer = aws_signer(base)
+        if signer is None:
+            raise InvalidInput(
+                "no Bedrock credentials: set AWS_BEARER_TOKEN_BEDROCK, or AWS credentials "
+                "(environment or profile) to sign with SigV4"
+            )
+    if api_key is not None or signer is not None:
+        check_endpoint(engine, base, allow_endpoints)
     api = API[wire]
     return Target(
         engine,
         model,
         wire,
         chosen,
-        base.rstrip("/") + api.path(model),
+        join_url(base, api.path(model)),
         endpoint_of(base),
-        {"content-type": "application/json", **api.headers(api_key)},
+        {
+            "content-type": "application/json",
+            "accept-encoding": _ACCEPT_ENCODING,
+            **api.headers(api_key),
+        },
         code,
         record.response_tag,
         api_key,
+        signer,
+        timeout,
     )
 
 
@@ -377,7 +451,7 @@ class Budget:
 
 
 def send_scenario(
-    client: Any,
+    client: Client,
     registry: Registry,
     target: Target,
     scenario: str,
@@ -390,12 +464,19 @@ def send_scenario(
     body = api.body(target.model, _turn(scenario, target.wire, target.code, target.response_tag))
     payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     content = payload.encode("utf-8")
-    sent = _send_retrying(client, target.url, dict(target.headers), content, budget)
+    sent = _send_retrying(client, target, content, budget)
     if sent is None:
         return None
-    status, latency, text, reply = sent
-    outcome = classify(status, None if reply is None else api.reply_text(reply), target.code)
-    shown = _error_message(text) if reply is None else api.reply_text(reply) or "(no text)"
+    latency, reply = sent
+    status = reply.status
+    parsed = None if reply.failure else _json_object(reply)
+    if reply.failure is not None:
+        outcome = "error"
+        shown = f"{reply.failure}: {_error_message(_text(reply.body))}".rstrip(": ")
+    else:
+        outcome = classify(status, None if parsed is None else api.reply_text(parsed), target.code)
+        text = _error_message(_text(reply.body)) if parsed is None else api.reply_text(parsed)
+        shown = text or "(no text)"
     excerpt = redact(shown, key=target.api_key, sent=payload)
     with registry.batch() as writer:
         observation = record_observation(
@@ -415,6 +496,22 @@ def send_scenario(
         )
         claim = claim_from_observation(writer, observation) if record_claims else None
     return ProbeResult(scenario, outcome, status, latency, excerpt, observation, claim)
+
+
+def _json_object(reply: Reply) -> Any:
+    """Return a 2xx reply's JSON object, else None."""
+    if reply.status is None or not 200 <= reply.status < 300:
+        return None
+    try:
+        parsed = json.loads(reply.body)
+    except (ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _text(body: bytes) -> str:
+    """Return a body (at most the client's cap) as text."""
+    return body.decode("utf-8", "replace")
 
 
 #: Statuses sent again after their Retry-After, and how often at most.
@@ -446,42 +543,23 @@ def retry_after(value: str | None, attempt: int) -> float:
 
 
 def _send_retrying(
-    client: Any, url: str, headers: dict[str, str], content: bytes, budget: Budget
-) -> tuple[int | None, int, str, Any] | None:
+    client: Client, target: Target, content: bytes, budget: Budget
+) -> tuple[int, Reply] | None:
     """Send, retrying 429 and 503 within the budget; None when nothing could be sent."""
     if not budget.take():
         return None
     for attempt in range(1, RETRIES + 2):
-        status, latency, text, reply, wait = _send(client, url, headers, content)
-        if status not in RETRY_STATUSES or attempt > RETRIES or not budget.take():
-            return status, latency, text, reply
-        time.sleep(retry_after(wait, attempt))
+        headers = dict(target.headers)
+        if target.signer is not None:  # signed anew each time: the date is signed
+            headers = target.signer(target.url, headers, content)
+        started = time.monotonic()
+        reply = client.post(target.url, headers, content, target.timeout)
+        latency = _ms(started)
+        retry = reply.failure is None and reply.status in RETRY_STATUSES
+        if not retry or attempt > RETRIES or not budget.take():
+            return latency, reply
+        time.sleep(retry_after(reply.headers.get("retry-after"), attempt))
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _send(
-    client: Any, url: str, headers: dict[str, str], content: bytes
-) -> tuple[int | None, int, str, Any, str | None]:
-    """Return (status, latency ms, body text or error, parsed 2xx JSON or None, Retry-After)."""
-    import httpx
-
-    started = time.monotonic()
-    try:
-        response = client.post(url, headers=headers, content=content)
-    except httpx.TimeoutException:
-        return None, _ms(started), f"timeout after {client.timeout.read}s", None, None
-    except httpx.HTTPError as error:
-        return None, _ms(started), f"{type(error).__name__}: {error}", None, None
-    latency = _ms(started)
-    reply = None
-    if 200 <= response.status_code < 300:
-        try:
-            parsed = response.json()
-        except ValueError:
-            parsed = None
-        reply = parsed if isinstance(parsed, dict) else None
-    wait = response.headers.get("retry-after")
-    return response.status_code, latency, response.text, reply, wait
 
 
 def _error_message(text: str) -> str:
@@ -491,7 +569,7 @@ def _error_message(text: str) -> str:
     """
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
     if not isinstance(data, dict):
         return text

@@ -15,8 +15,8 @@ the scenario's native options forced on -- carries the challenge.
   system turn, the call is ``<tool_call>`` text and the result the converter's
   ``<tool_response>`` text.
 - bedrock: ``POST {base}/model/{modelId}/converse`` (the Converse API), with a Bedrock
-  API key as ``Authorization: Bearer`` (AWS SigV4 signing is not done); blobs are
-  base64 in the JSON body, as the HTTP API takes them.
+  API key as ``Authorization: Bearer``, or signed with AWS SigV4 (``_sigv4``) when
+  there is none; blobs are base64 in the JSON body, as the HTTP API takes them.
 """
 
 from __future__ import annotations

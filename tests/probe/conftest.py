@@ -16,6 +16,30 @@ from providers import ProviderServer, all_servers, missing_ocr_tools
 from toolwire.registry.store import Registry
 
 
+@pytest.fixture(autouse=True)
+def no_aws_credentials(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Keep the AWS credential chain to what a test sets: no files, no instance metadata."""
+    nowhere = tmp_path_factory.getbasetemp() / "no-aws"
+    for name in ("AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
+        monkeypatch.setenv(name, str(nowhere / name.lower()))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    for name in (
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_PROFILE",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture(scope="session")
 def servers() -> Iterator[dict[str, ProviderServer]]:
     """Start one provider server per wire for the session."""

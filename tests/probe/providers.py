@@ -23,12 +23,19 @@ each request open that long, so concurrency shows.
 
 A request without the right key gets a 401 whose message echoes the key it got, as
 some providers do, so the tests can check the probe never lets it through.
+
+A bedrock server given ``sigv4_region`` also takes AWS SigV4: it recomputes the
+signature with botocore for the test credentials (``SIGV4_ACCESS_KEY``,
+``SIGV4_SECRET_KEY``, ``SIGV4_TOKEN``) over the headers the request signed and the
+exact body, and answers 403 to a signature that does not match. Every request path
+(query included) is kept in ``paths``; the route is the path without its query.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import hmac
 import json
 import re
 import shutil
@@ -65,6 +72,14 @@ from openai.types.chat.completion_create_params import CompletionCreateParamsNon
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
 KEY = "tw-test-key-4f9c2a7e81b3d605"
+#: The AWS credentials a ``sigv4_region`` server accepts (the secret never travels).
+SIGV4_ACCESS_KEY = "AKIATOOLWIRETEST0001"
+SIGV4_SECRET_KEY = "tw/Secret+Key/For/Tests/Only/0123456789ab"
+SIGV4_TOKEN = "tw-session-token-for-tests"
+_SIGV4 = re.compile(
+    r"AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, "
+    r"SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})"
+)
 BEHAVIOURS = ("reader", "ignorer", "rejecter", "crasher", "sleeper", "mute")
 #: The scenarios whose request carries a document form, per wire.
 DOCUMENT_SCENARIOS = {
@@ -536,8 +551,11 @@ class ProviderServer:
         *,
         max_in_flight: int | None = None,
         delay: float = 0.0,
+        sigv4_region: str | None = None,
     ) -> None:
         self.api = APIS[wire]()
+        self.sigv4_region = sigv4_region
+        self.paths: list[str] = []
         self.sleep = sleep
         self.max_in_flight = max_in_flight
         self.delay = delay
@@ -600,8 +618,11 @@ class ProviderServer:
         try:
             body = json.loads(raw)
             self.requests.append(body)
+            self.paths.append(request.path)
             extra: dict[str, str] = {}
-            status, data = 200, self._answer(request.path, request.headers, body)
+            signed = self._sigv4(request, raw)
+            route = request.path.partition("?")[0]
+            status, data = 200, self._answer(route, request.headers, body, signed)
         except Rejected as refusal:
             status, data = refusal.status, self.api.error(refusal.status, refusal.message)
             extra = refusal.headers
@@ -623,8 +644,45 @@ class ProviderServer:
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (sleeper)
             pass
 
-    def _answer(self, path: str, headers: Any, body: Any) -> dict[str, Any]:
+    def _sigv4(self, request: BaseHTTPRequestHandler, raw: bytes) -> bool | None:
+        """Return whether a SigV4 signature is right; None when none is given or taken."""
+        header = request.headers.get("authorization") or ""
+        if self.sigv4_region is None or not header.startswith("AWS4-HMAC-SHA256 "):
+            return None
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+
+        match = _SIGV4.fullmatch(header)
+        if match is None:
+            return False
+        access, day, region, service, signed, signature = match.groups()
+        stamp = request.headers.get("x-amz-date") or ""
+        token = request.headers.get("x-amz-security-token")
+        if (access, region, service) != (SIGV4_ACCESS_KEY, self.sigv4_region, "bedrock"):
+            return False
+        if not stamp.startswith(day) or token not in (None, SIGV4_TOKEN):
+            return False
+        names = signed.split(";")
+        if "host" not in names or "x-amz-date" not in names:
+            return False
+        headers = {name: request.headers.get(name) or "" for name in names}
+        url = f"http://{request.headers['host']}{request.path}"
+        rebuilt = AWSRequest(method="POST", url=url, data=raw, headers=headers)
+        rebuilt.context["timestamp"] = stamp
+        signer = SigV4Auth(Credentials(access, SIGV4_SECRET_KEY, token), service, region)
+        canonical = signer.canonical_request(rebuilt)
+        expected = signer.signature(signer.string_to_sign(rebuilt, canonical), rebuilt)
+        return hmac.compare_digest(expected, signature)
+
+    def _answer(
+        self, path: str, headers: Any, body: Any, signed: bool | None = None
+    ) -> dict[str, Any]:
         model, key = self.api.model_and_key(path, headers, body)
+        if signed is False:
+            raise Rejected(403, "The request signature we calculated does not match")
+        if signed:
+            key = KEY
         if key != KEY:
             raise Rejected(401, f"Incorrect API key provided: {key}")
         self.api.check(path, body)
@@ -675,6 +733,9 @@ __all__ = [
     "BEHAVIOURS",
     "DOCUMENT_SCENARIOS",
     "KEY",
+    "SIGV4_ACCESS_KEY",
+    "SIGV4_SECRET_KEY",
+    "SIGV4_TOKEN",
     "ProviderServer",
     "all_servers",
     "missing_ocr_tools",

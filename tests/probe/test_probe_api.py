@@ -43,20 +43,20 @@ def test_probe_unavailable_is_a_registry_error() -> None:
     assert issubclass(probe.ProbeUnavailable, RuntimeError)
 
 
-def test_importing_the_registry_loads_neither_httpx_nor_pillow() -> None:
+def test_importing_the_registry_loads_neither_httpcore_nor_pillow() -> None:
     code = (
         "import sys, toolwire.registry, toolwire.registry.cli, toolwire.registry.probe; "
-        "print(sorted(m for m in ('httpx', 'PIL') if m in sys.modules))"
+        "print(sorted(m for m in ('httpcore', 'PIL', 'botocore') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
 
-def test_without_httpx_probe_says_which_extra_to_install(sqlite_url: str) -> None:
+def test_without_httpcore_probe_says_which_extra_to_install(sqlite_url: str) -> None:
     code = (
-        "import sys; sys.modules['httpx'] = None\n"
+        "import sys; sys.modules['httpcore'] = None\n"
         "from toolwire.registry.cli import main\n"
-        "main(['--database-url', sys.argv[1], 'probe', 'anthropic', 'm'])"
+        "main(['--database-url', sys.argv[1], 'probe', 'anthropic', 'm', '--no-key'])"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, sqlite_url],
@@ -69,6 +69,6 @@ def test_without_httpx_probe_says_which_extra_to_install(sqlite_url: str) -> Non
     from toolwire.registry._paths import install_hint  # names the checkout installed from
 
     assert done.stderr.strip().splitlines()[-1] == (
-        f"Error: probing needs httpx, in the probe extra: {install_hint('probe')}"
+        f"Error: probing needs httpcore, in the probe extra: {install_hint('probe')}"
     )
     assert install_hint("probe").startswith("pip install ") and "[probe]'" in install_hint("probe")

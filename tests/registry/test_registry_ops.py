@@ -21,6 +21,7 @@ from toolwire.registry import (
     UnknownEngine,
     UnknownModel,
     UnknownRule,
+    evidence,
     observations,
 )
 
@@ -335,6 +336,11 @@ def test_wrong_typed_library_arguments_are_typed_errors(registry: Registry) -> N
     for bad in (10**6, -1, "5", 2.0, True):  # one check for the store and the observations
         with pytest.raises(InvalidInput, match="stale_days"):
             observations.audit(registry, stale_days=bad)  # type: ignore[arg-type]
+    for audit in (registry.audit, lambda **o: observations.audit(registry, **o)):
+        with pytest.raises(InvalidInput, match="invalid today "):
+            audit(stale_days=5, today="2026-01-01")
+    with pytest.raises(InvalidInput, match="invalid on "):
+        evidence.stale_claims(registry, on="2026-01-01")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         Registry(123)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="not UTF-8"):
