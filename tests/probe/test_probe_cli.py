@@ -385,7 +385,7 @@ def test_bedrock_reads_its_key_from_the_bedrock_variable(
         (("vllm", "m", "--no-key"), "engine 'vllm' has no base URL: give --base-url"),
         (("nowhere", "m"), "unknown engine 'nowhere'"),
         (
-            ("gemini-interactions", "gemini-3-flash-preview"),
+            ("gemini-interactions", "gemini-3-flash-preview", "--no-key"),
             "the gemini-interactions wire has no probe yet",
         ),
     ],
