@@ -181,6 +181,8 @@ class IdMap:
         if type(original) is not str and not isinstance(original, str):
             raise InvalidId(f"a {_what(kind)} must be a string, not {type(original).__name__}")
         if not original:
+            if found.match is not None and found.match(original) is not None:
+                return original  # a rule that takes no value (an optional name): none sent
             raise InvalidId(
                 f"an empty {_what(kind)} cannot be mapped: nothing pairs the result with its"
                 " call (give the tool call an id, and the result the same one)"

@@ -80,7 +80,7 @@ NAMING_CONVENTION: dict[str, str] = {
 }
 
 #: The rows of ``wire`` every registry holds (engines, models and rules name their
-#: wire through a foreign key). Migrations 0002 and 0004 insert their own frozen
+#: wire through a foreign key). Migrations 0002, 0004 and 0008 insert their own frozen
 #: copies; a test holds the two to the same rows.
 WIRES: dict[str, str] = {
     "anthropic": "Anthropic Messages: tool_result blocks inside a user turn",
@@ -90,6 +90,9 @@ WIRES: dict[str, str] = {
     "ollama": "Ollama native /api/chat: role=tool messages with tool_name",
     "hermes": "Hermes function calling: <tool_response> tags in a tool message",
     "bedrock": "Amazon Bedrock Converse: toolResult blocks inside a user turn",
+    "gemini-interactions": (
+        "Google Gemini Interactions API: function_result steps in the interaction's input"
+    ),
 }
 
 

@@ -17,14 +17,23 @@ from .._read import Read
 from .._values import as_mapping
 from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
-from . import anthropic, bedrock, gemini, hermes, ollama, openai, responses
+from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
 __all__ = ["TABLE", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
         module.WIRE.name: module.WIRE
-        for module in (anthropic, openai, responses, gemini, ollama, hermes, bedrock)
+        for module in (
+            anthropic,
+            openai,
+            responses,
+            gemini,
+            ollama,
+            hermes,
+            bedrock,
+            gemini_interactions,
+        )
     }
 )
 

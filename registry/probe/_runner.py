@@ -375,6 +375,8 @@ def prepare(
     """
     resolution = (resolver or Resolver(registry)).resolve(engine, model)
     wire = resolution.wire
+    if wire not in API:
+        raise InvalidInput(f"the {wire} wire has no probe yet: nothing to send {model!r} on")
     chosen = tuple(dict.fromkeys(scenarios)) or default_scenarios(wire)
     for scenario in chosen:
         if scenario not in OBSERVATION_SCENARIOS:

@@ -25,16 +25,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import botocore.session
+import pydantic
 import typing_extensions
 from anthropic.types import MessageParam, ToolResultBlockParam
 from botocore.validate import ParamValidator
 from convert_samples import sniff
+from google.genai import interactions as gint
 from google.genai import types as gtypes
 from ollama import Message as OllamaMessage
 from openai.types.chat import ChatCompletionToolMessageParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 
-WIRES = ("anthropic", "openai", "responses", "gemini", "ollama", "hermes", "bedrock")
+WIRES = (
+    "anthropic",
+    "openai",
+    "responses",
+    "gemini",
+    "ollama",
+    "hermes",
+    "bedrock",
+    "gemini-interactions",
+)
+#: The wires the golden files were written for: they stay byte-identical, so a wire
+#: added after them (gemini-interactions) has its fixed expectations in its own test
+#: file and runs over the golden inputs in test_convert_reverse_golden.py.
+GOLDEN_WIRES = tuple(wire for wire in WIRES if wire != "gemini-interactions")
 #: The id and name rules as issue 14 states them (written out here, not read from
 #: the package): wire -> (id pattern, name pattern); None: no rule.
 ID_NAME_RULES: dict[str, tuple[str | None, str | None]] = {
@@ -45,6 +60,7 @@ ID_NAME_RULES: dict[str, tuple[str | None, str | None]] = {
     "ollama": (None, r"(?s).+"),
     "hermes": (None, None),
     "bedrock": (r"[a-zA-Z0-9_.:-]{1,64}", None),
+    "gemini-interactions": (r"(?s).+", r"(?:[A-Za-z_][A-Za-z0-9_.:-]{0,63})?"),
 }
 
 
@@ -387,6 +403,68 @@ def check_gemini(block: Any, url_sources: bool = False) -> None:
             raise SchemaError(f"{path}: the SDK decodes other bytes")
 
 
+#: the image types of Gemini's multimodal function responses (no GIF)
+INTERACTIONS_IMAGE_MIMES = {"image/jpeg", "image/png", "image/webp"}
+INTERACTIONS_MAX_BASE64 = 20 * 1024 * 1024
+_INTERACTIONS_STEPS = pydantic.TypeAdapter(list[gint.Step])
+
+
+def check_gemini_interactions(block: Any) -> None:
+    """Check one Interactions API ``function_result`` step (SDK model, then the shape)."""
+    if not isinstance(block, dict) or block.get("type") != "function_result":
+        raise SchemaError(f"$: expected a function_result step, got {block!r}")
+    try:
+        step = gint.FunctionResultStep.model_validate_json(json.dumps(block))
+    except Exception as exc:  # pydantic.ValidationError
+        raise SchemaError(f"$: google-genai rejects the step: {exc}") from None
+    if not set(block) <= {"type", "call_id", "name", "is_error", "result"} or "result" not in block:
+        raise SchemaError(f"$: unexpected keys {sorted(block)}")
+    if not isinstance(block["call_id"], str) or not block["call_id"]:
+        raise SchemaError("$.call_id: required, a non-empty string")
+    name = block.get("name")
+    if "name" in block and not (
+        isinstance(name, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}", name)
+    ):
+        raise SchemaError(f"$.name: {name!r} breaks Gemini's function-name rule (or is empty)")
+    if "is_error" in block and block["is_error"] is not True:
+        raise SchemaError("$.is_error: sent only as true")
+    result = block["result"]
+    if isinstance(result, str):
+        if step.result != result:
+            raise SchemaError("$.result: the SDK reads another string")
+        return
+    if isinstance(result, dict):
+        if step.result.model_dump(mode="json") != result:  # type: ignore[union-attr]
+            raise SchemaError("$.result: the SDK reads another object")
+        return
+    if not isinstance(result, list) or not result:
+        raise SchemaError("$.result: a string, an object or a non-empty item list")
+    if not any(item.get("type") == "image" for item in result):
+        raise SchemaError("$.result: an item list only when an image goes natively")
+    sdk_items = step.result
+    for index, item in enumerate(result):
+        path = f"$.result[{index}]"
+        sdk = sdk_items[index]  # type: ignore[index]
+        if item.get("type") == "text":
+            if set(item) != {"type", "text"} or not isinstance(item["text"], str):
+                raise SchemaError(f"{path}: a text item is type + text")
+            if not item["text"].strip():
+                raise SchemaError(f"{path}: empty text is dropped")
+            if not isinstance(sdk, gint.TextContent) or sdk.text != item["text"]:
+                raise SchemaError(f"{path}: the SDK reads another text")
+            continue
+        if item.get("type") != "image" or set(item) != {"type", "data", "mime_type"}:
+            raise SchemaError(f"{path}: only text and image items ({sorted(item)})")
+        mime = item["mime_type"]
+        if mime not in INTERACTIONS_IMAGE_MIMES:
+            raise SchemaError(f"{path}: MIME type {mime} has no native form")
+        if len(item["data"]) > INTERACTIONS_MAX_BASE64:
+            raise SchemaError(f"{path}: over 20 MiB of base64")
+        check_media(item["data"], mime, f"{path}.data")
+        if not isinstance(sdk, gint.ImageContent) or sdk.data != item["data"]:
+            raise SchemaError(f"{path}: the SDK reads another image")
+
+
 def check_ollama(block: Any) -> None:
     """Check one native ``/api/chat`` tool message."""
     if not isinstance(block, dict):
@@ -532,6 +610,7 @@ BLOCK_CHECKS = {
     "ollama": check_ollama,
     "hermes": check_hermes,
     "bedrock": check_bedrock,
+    "gemini-interactions": check_gemini_interactions,
 }
 
 
@@ -581,6 +660,17 @@ def check_envelope(
         validate_converse(converse_request(blocks))
         for block in messages[0]["content"]:
             check_bedrock(block, bool((options or {}).get("raw_bytes")))
+    elif wire == "gemini-interactions":
+        try:  # the interaction's input: a list of steps
+            steps = _INTERACTIONS_STEPS.validate_json(json.dumps(messages))
+        except Exception as exc:  # pydantic.ValidationError
+            raise SchemaError(f"$: google-genai rejects the input steps: {exc}") from None
+        if len(messages) != count or not all(
+            isinstance(step, gint.FunctionResultStep) for step in steps
+        ):
+            raise SchemaError("$: one function_result step per result")
+        for message in messages:
+            check_gemini_interactions(message)
     elif wire == "hermes":
         if len(messages) != count:
             raise SchemaError("$: one message per result")
@@ -612,6 +702,13 @@ def string_forms(wire: str, block: Any) -> list[str]:
         return [part["text"] for part in output if part["type"] == "input_text"]
     if wire == "gemini":
         return [json.dumps(block["functionResponse"]["response"], ensure_ascii=False)]
+    if wire == "gemini-interactions":
+        result = block["result"]
+        if isinstance(result, str):
+            return [result]
+        if isinstance(result, dict):
+            return [json.dumps(result, ensure_ascii=False)]
+        return [item["text"] for item in result if item["type"] == "text"]
     if wire == "bedrock":
         return [p["text"] for p in block["toolResult"]["content"] if "text" in p] + [
             json.dumps(p["json"], ensure_ascii=False)
@@ -673,6 +770,10 @@ def native_payloads(wire: str, block: Any) -> list[tuple[str, str]]:
         for part in block["functionResponse"].get("parts", []):
             if "inlineData" in part:
                 found.append((part["inlineData"]["mimeType"], part["inlineData"]["data"]))
+    elif wire == "gemini-interactions" and isinstance(block["result"], list):
+        for item in block["result"]:
+            if item["type"] == "image":
+                found.append((item["mime_type"], item["data"]))
     elif wire == "bedrock":
         for part in block["toolResult"]["content"]:
             for kind, media in part.items():

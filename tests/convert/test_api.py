@@ -33,7 +33,16 @@ from toolwire.convert import (
 )
 from toolwire.convert.wires import TABLE
 
-EXPECTED_WIRES = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes", "bedrock"}
+EXPECTED_WIRES = {
+    "anthropic",
+    "openai",
+    "responses",
+    "gemini",
+    "ollama",
+    "hermes",
+    "bedrock",
+    "gemini-interactions",
+}
 TEXT = ToolResult(name="get_weather", id="call_1", content=[{"type": "text", "text": "Sunny"}])
 
 
@@ -88,7 +97,7 @@ def test_import_pulls_in_no_database_or_cli_packages() -> None:
 # --- wire dispatch -----------------------------------------------------------------
 
 
-def test_wires_are_the_seven_wires() -> None:
+def test_wires_are_the_eight_wires() -> None:
     assert set(WIRES) == EXPECTED_WIRES
     assert len(WIRES) == len(EXPECTED_WIRES)
 
@@ -112,6 +121,7 @@ def test_wire_options_say_which_options_each_wire_reads() -> None:
         "ollama": {"hoist", "image_input"},
         "hermes": {"response_tag"},
         "bedrock": {"image_input", "native_pdf", "raw_bytes"},
+        "gemini-interactions": {"image_input"},
     }
     with pytest.raises(convert.UnknownWire):
         convert.wire_options("chat")
@@ -159,6 +169,8 @@ CARRIES = {
     ("hermes", "pdf"): False,
     ("bedrock", "image"): True,
     ("bedrock", "pdf"): True,
+    ("gemini-interactions", "image"): True,
+    ("gemini-interactions", "pdf"): False,  # text and image items only
 }
 NEEDS_VISION = {
     ("anthropic", "image"): True,
@@ -177,6 +189,8 @@ NEEDS_VISION = {
     # Converse reads a PDF document by text extraction unless citations are enabled
     # (which toolwire never asks for): a text-only model reads it.
     ("bedrock", "pdf"): False,
+    ("gemini-interactions", "image"): True,
+    ("gemini-interactions", "pdf"): False,
 }
 
 

@@ -39,8 +39,13 @@ STRICT = {
     "responses": [r"(?s).{1,64}"],
     "bedrock": [r"[a-zA-Z0-9_.:-]{1,64}", r"[a-zA-Z0-9_-]{1,64}"],
     "mistral": [r"[a-zA-Z0-9]{9}"],
+    "gemini-interactions": [r"(?s).+"],
 }
-STRICT_NAMES = {"gemini": [r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}"], "ollama": [r"(?s).+"]}
+STRICT_NAMES = {
+    "gemini": [r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}"],
+    "ollama": [r"(?s).+"],
+    "gemini-interactions": [r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}"],
+}
 #: wire -> (ids it takes, ids it refuses): valid, boundary (64/65) and invalid
 IDS: dict[str, tuple[list[str], list[str]]] = {
     "anthropic": (
@@ -56,6 +61,8 @@ IDS: dict[str, tuple[list[str], list[str]]] = {
     "gemini": (["", "functions.bash:0", "any id \u00e9 | at all", "x" * 500], []),
     "ollama": (["", "call 1", "x" * 500], []),
     "hermes": (["", "call 1", "x" * 500], []),
+    # an empty id is refused with its own fix (tests/convert/test_gemini_interactions.py)
+    "gemini-interactions": (["functions.bash:0", "any id \u00e9 | at all", "x" * 500], []),
 }
 #: wire -> (names it takes, names it refuses)
 NAMES: dict[str, tuple[list[str], list[str]]] = {
@@ -65,6 +72,10 @@ NAMES: dict[str, tuple[list[str], list[str]]] = {
     ),
     "ollama": (["get_weather", "a b \u00e9", "x" * 500], [""]),
     "hermes": (["", "a b \u00e9"], []),
+    "gemini-interactions": (  # optional: an empty name is none sent
+        ["", "get_weather", "_x", "f.n:1-2", "a" * 64],
+        ["1abc", "-x", "a" * 65, "a b", "\u00e9t\u00e9", "a/b"],
+    ),
 }
 
 
@@ -76,8 +87,15 @@ def _result(id_: str = "call_1", name: str = "tool") -> ToolResult:
 
 
 def test_id_rules_are_data_beside_each_wire() -> None:
-    assert set(ID_RULES) == {"anthropic", "openai", "responses", "bedrock", "mistral"}
-    assert set(NAME_RULES) == {"gemini", "ollama"}
+    assert set(ID_RULES) == {
+        "anthropic",
+        "openai",
+        "responses",
+        "bedrock",
+        "mistral",
+        "gemini-interactions",
+    }
+    assert set(NAME_RULES) == {"gemini", "ollama", "gemini-interactions"}
     for name, rule in {**ID_RULES, **NAME_RULES}.items():
         assert rule.name == name
         re.compile(rule.pattern)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -320,6 +321,38 @@ def test_every_wire_emits_valid_blocks(fields: dict[str, Any], opts: dict[str, A
         assert result.to(wire, **opts) == block
         assert again.to(wire, **opts) == block
         check_envelope(wire, format_tool_results(wire, [result, again], **opts), 2, opts)
+
+
+def _scramble(value: Any) -> None:
+    """Empty every dict and list inside ``value`` (a caller editing what it was given)."""
+    if isinstance(value, dict):
+        children = list(value.values())
+        value.clear()
+    elif isinstance(value, list):
+        children = list(value)
+        value.clear()
+    else:
+        return
+    for child in children:
+        _scramble(child)
+
+
+@SETTINGS
+@given(fields=results, opts=options)
+def test_no_wire_mutates_what_it_is_given_or_shares_what_it_returns(
+    fields: dict[str, Any], opts: dict[str, Any]
+) -> None:
+    given_fields = copy.deepcopy(fields)
+    result = ToolResult(**given_fields)
+    for wire in WIRES:
+        block = result.to(wire, **opts)
+        expected = copy.deepcopy(block)
+        _scramble(block)  # the caller edits the block it got: the next one is the same
+        assert result.to(wire, **opts) == expected
+        again = result.to(wire, **opts)
+        ToolResult.from_wire(wire, again, id=result.id, name=result.name)
+        assert again == expected  # reading a block back leaves it as it was
+    assert given_fields == fields  # nor is the MCP input touched
 
 
 @SETTINGS

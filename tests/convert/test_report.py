@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from convert_checks import GOLDEN_WIRES
 from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import (
@@ -50,7 +51,7 @@ def test_golden_decisions(case: dict[str, Any], expect: dict[str, Any]) -> None:
 
 def test_golden_covers_every_wire_and_outcome_and_reason() -> None:
     seen = [d for case in CASES for e in case["expect"] for d in e["decisions"]]
-    assert {e["wire"] for case in CASES for e in case["expect"]} == set(WIRES)
+    assert {e["wire"] for case in CASES for e in case["expect"]} == set(GOLDEN_WIRES)
     assert {d["outcome"] for d in seen} == set(OUTCOMES)
     # malformed and too_large have tests of their own (no megabytes in the golden file)
     assert {d["reason"] for d in seen} - {None} == set(REASONS) - {"malformed", "too_large"}
@@ -122,6 +123,9 @@ def _native_count(wire: str, messages: list[Any]) -> int:
         return sum(1 for p in parts if p["type"] in ("input_image", "input_file"))
     if wire == "gemini":
         return len(messages[0]["parts"][0]["functionResponse"].get("parts", []))
+    if wire == "gemini-interactions":
+        result = messages[0]["result"]
+        return sum(1 for i in result if i["type"] == "image") if isinstance(result, list) else 0
     if wire == "bedrock":
         parts = messages[0]["content"][0]["toolResult"]["content"]
         return sum(1 for p in parts if "image" in p or "document" in p)

@@ -38,8 +38,16 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 #: Options that let every wire send all it can natively.
 RICHEST = {"image_input": True, "native_pdf": True, "url_sources": True}
-CARRIES_ID = {"anthropic", "openai", "responses", "gemini", "ollama", "bedrock"}
-CARRIES_NAME = {"gemini", "ollama", "hermes"}
+CARRIES_ID = {
+    "anthropic",
+    "openai",
+    "responses",
+    "gemini",
+    "ollama",
+    "bedrock",
+    "gemini-interactions",
+}
+CARRIES_NAME = {"gemini", "ollama", "hermes", "gemini-interactions"}
 
 
 def _cases() -> list[Any]:
@@ -108,7 +116,7 @@ def test_a_richer_wire_loses_nothing_the_wire_kept(
         assert again.id == original.id
     if wire in CARRIES_NAME:
         assert again.name == original.name
-    if wire in ("anthropic", "bedrock"):
+    if wire in ("anthropic", "bedrock", "gemini-interactions"):
         assert again.is_error == original.is_error
     for target in WIRES:
         if not original.id and target in ID_RULES:

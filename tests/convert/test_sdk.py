@@ -212,6 +212,7 @@ def test_ids_are_passed_through_unchanged_where_the_wire_takes_them() -> None:
         "gemini": lambda block: block["functionResponse"].get("id", ""),
         "ollama": lambda block: block.get("tool_call_id", ""),
         "bedrock": lambda block: block["toolResult"]["toolUseId"],
+        "gemini-interactions": lambda block: block["call_id"],
     }
     for id_ in ("", "call_1", "toolu_01A", " spaced ", "\u00e9", "functions.bash:0"):
         result = ToolResult(name="n", id=id_, content=[_text("x")])

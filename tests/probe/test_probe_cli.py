@@ -384,6 +384,10 @@ def test_bedrock_reads_its_key_from_the_bedrock_variable(
         (("anthropic", "m", "--max-requests", "2"), "4 scenarios need 4 requests"),
         (("vllm", "m", "--no-key"), "engine 'vllm' has no base URL: give --base-url"),
         (("nowhere", "m"), "unknown engine 'nowhere'"),
+        (
+            ("gemini-interactions", "gemini-3-flash-preview", "--no-key"),
+            "the gemini-interactions wire has no probe yet",
+        ),
     ],
 )
 def test_refused_probes_send_and_write_nothing(

@@ -160,6 +160,23 @@ def _gemini(response: dict[str, Any]) -> dict[str, str]:
     return view
 
 
+def _interactions(result: str | list[dict[str, Any]]) -> dict[str, str]:
+    if isinstance(result, str):
+        return _string_lines(result)
+    view: dict[str, str] = {}
+    assert result[0] == {"type": "text", "text": "revenue up 12%"}
+    for item in result[1:]:
+        if item["type"] == "image":
+            assert item == {"type": "image", "data": PNG_B64, "mime_type": "image/png"}
+            view["image"] = "native"
+        else:
+            assert item["type"] == "text", item
+            key = {IMAGE_PLACEHOLDER: "image", PDF_PLACEHOLDER: "pdf", NOTES: "notes"}[item["text"]]
+            view[key] = "text" if key == "notes" else "placeholder"
+    assert len(view) == 3, view
+    return view
+
+
 def read_payload(payload: list[Any]) -> tuple[str, dict[str, str]]:
     """Return the wire a payload is shaped for, and how each medium went out."""
     assert len(payload) == 1
@@ -177,6 +194,10 @@ def read_payload(payload: list[Any]) -> tuple[str, dict[str, str]]:
     if message.get("type") == "function_call_output":
         assert message["call_id"] == "call_01" and "role" not in message
         return "responses", _responses(message["output"])
+    if message.get("type") == "function_result":
+        assert message["call_id"] == "call_01" and message["name"] == "get_report"
+        assert "is_error" not in message and "role" not in message
+        return "gemini-interactions", _interactions(message["result"])
     assert message["role"] == "tool"
     content = message["content"]
     if content.startswith("<tool_response>\n"):
@@ -244,6 +265,19 @@ DECISIONS = [
     ("gemini", "gemini-3.1-pro-preview", "gemini", NATIVE, NATIVE, TEXT),
     ("gemini", "gemini-30-future", "gemini", HOLDER, HOLDER, TEXT),
     ("gemini", "gemini-3-flash-preview-tts", "gemini", HOLDER, HOLDER, TEXT),
+    # Gemini Interactions: image items for Gemini 3 and later; no PDF form on the wire
+    ("gemini-interactions", "gemini-2.5-flash", "gemini-interactions", HOLDER, HOLDER, TEXT),
+    ("gemini-interactions", "gemini-3-flash-preview", "gemini-interactions", NATIVE, HOLDER, TEXT),
+    ("gemini-interactions", "gemini-3.1-pro-preview", "gemini-interactions", NATIVE, HOLDER, TEXT),
+    ("gemini-interactions", "gemini-30-future", "gemini-interactions", HOLDER, HOLDER, TEXT),
+    (
+        "gemini-interactions",
+        "gemini-3-flash-preview-tts",
+        "gemini-interactions",
+        HOLDER,
+        HOLDER,
+        TEXT,
+    ),
     # Hermes models on the hermes wire (case-insensitive), others on openai
     ("nousresearch", "Hermes-4-405B", "hermes", HOLDER, HOLDER, TEXT),
     ("nousresearch", "NousResearch/Hermes-3-Llama-3.1-70B", "hermes", HOLDER, HOLDER, TEXT),

@@ -37,7 +37,8 @@ TABLES = {
     "wire_form",
 }
 WIRES_0002 = {"anthropic", "openai", "responses", "gemini", "ollama", "hermes"}
-WIRES = {*WIRES_0002, "bedrock"}  # 0004 adds the seventh
+WIRES_0004 = {*WIRES_0002, "bedrock"}  # 0004 adds the seventh
+WIRES = {*WIRES_0004, "gemini-interactions"}  # 0008 adds the eighth
 
 
 @pytest.fixture
@@ -167,7 +168,7 @@ def test_bedrock_migration_adds_the_seventh_wire_and_keeps_it_while_used(engine:
     db.upgrade(engine, "0002")
     assert set(_wires(engine)) == WIRES_0002
     db.upgrade(engine, "0004")
-    assert set(_wires(engine)) == WIRES
+    assert set(_wires(engine)) == WIRES_0004
     db.downgrade(engine, "0002")
     assert set(_wires(engine)) == WIRES_0002  # unused: removed
     db.upgrade(engine, "0004")
@@ -181,6 +182,31 @@ def test_bedrock_migration_adds_the_seventh_wire_and_keeps_it_while_used(engine:
             {"now": datetime.now(UTC)},
         )
     db.downgrade(engine, "0002")
+    assert set(_wires(engine)) == WIRES_0004  # still named by an engine: kept
+    db.upgrade(engine)
+    assert set(_wires(engine)) == WIRES
+
+
+def test_interactions_migration_adds_the_eighth_wire_and_keeps_it_while_used(
+    engine: Engine,
+) -> None:
+    db.upgrade(engine, "0007")
+    assert set(_wires(engine)) == WIRES_0004
+    db.upgrade(engine, "0008")
+    assert set(_wires(engine)) == WIRES
+    db.downgrade(engine, "0007")
+    assert set(_wires(engine)) == WIRES_0004  # unused: removed
+    db.upgrade(engine, "0008")
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO engine (name, provider, family, default_wire, kind, note,"
+                " created_at, created_by) VALUES ('gi', 'p', 'gemini', 'gemini-interactions',"
+                " 'first-party', '', :now, 'test')"
+            ),
+            {"now": datetime.now(UTC)},
+        )
+    db.downgrade(engine, "0007")
     assert set(_wires(engine)) == WIRES  # still named by an engine: kept
     db.upgrade(engine)
     assert set(_wires(engine)) == WIRES

@@ -21,6 +21,7 @@ ENGINES = {
     "openai-responses": ("responses", "first-party"),
     "perplexity": ("responses", "first-party"),
     "gemini": ("gemini", "first-party"),
+    "gemini-interactions": ("gemini-interactions", "first-party"),
     "ollama": ("ollama", "self-hosted"),
     "bedrock": ("bedrock", "first-party"),
     "nousresearch": ("openai", "first-party"),
@@ -134,6 +135,10 @@ def test_responses_wire_endpoints(shared_registry: Registry) -> None:
         ("gemini", "gemini-3.1-pro-preview", "tool_result_pdf", True),
         ("gemini", "gemini-2.5-flash", "tool_result_images", False),
         ("gemini", "gemini-30-future", "tool_result_pdf", False),
+        ("gemini-interactions", "gemini-3-flash-preview", "tool_result_images", True),
+        ("gemini-interactions", "gemini-3.1-pro-preview", "tool_result_pdf", False),
+        ("gemini-interactions", "gemini-2.5-flash", "tool_result_images", False),
+        ("gemini-interactions", "gemma-3-1b-it", "image_input", False),  # gemini's rules
         ("minimax-anthropic", "MiniMax-M3", "image_input", True),
         ("minimax", "MiniMax-M3", "image_input", True),
         ("minimax", "MiniMax-M30", "image_input", False),
