@@ -12,7 +12,14 @@ forms (``NOT_CLAIMED``). The shapes read:
   wheel): ``{key: {"litellm_provider", "mode", "supports_vision",
   "supports_pdf_input"}}``; ``sample_spec``, entries without a mode and modes other
   than ``chat`` are skipped; a flag that is absent or null is no claim (not false);
-  a key's ``PROVIDER/`` prefix is stripped.
+  a key reads as the id the engine is called with (``litellm_model``): its
+  ``PROVIDER/`` prefix (or its family's: ``bedrock/`` of ``bedrock_converse``) is
+  stripped, then the routing segments before the id -- a region (``us-east-1/``,
+  ``*/``) and an API path (``invoke/``, ``converse/``); a key routed to provisioned
+  throughput (``1-month-commitment/``) or through another deployment path
+  (``claude_platform/``) on Bedrock names no callable id and is skipped
+  (``provisioned``, ``deployment_path``). Bedrock's cross-region inference profile
+  ids (``us.anthropic.…``) are ids, kept as they are.
 - ``openrouter`` (the ``/api/v1/models`` reply): ``{"data": [{"id", "architecture":
   {"input_modalities": [...]}}]}``; ``image`` and ``file`` in the list.
 
@@ -400,9 +407,41 @@ def _litellm(data: object) -> Iterator[_Entry]:
         if not provider:
             yield _Entry("", key, key, {}, "no_provider")
             continue
-        model = key[len(provider) + 1 :] if key.startswith(provider + "/") else key
+        model, routed = litellm_model(provider, key)
         skip = "no_mode" if mode is None else None if mode == "chat" else "not_chat"
-        yield _Entry(provider, key, model, values, skip)
+        yield _Entry(provider, key, model, values, skip or routed)
+
+
+#: A cloud region as a key's routing segment (``us-east-1``, ``us-gov-west-1``), or
+#: LiteLLM's ``*`` for any region.
+_REGION = re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-[0-9]+|\*")
+#: API paths LiteLLM puts before a Bedrock id (the id called is what follows).
+_API_PATHS = frozenset({"invoke", "converse"})
+#: Providers whose keys carry Bedrock's routing segments.
+_BEDROCK = frozenset({"bedrock", "bedrock_converse"})
+
+
+def litellm_model(provider: str, key: str) -> tuple[str, str | None]:
+    """Return the model id a LiteLLM ``key`` of ``provider`` names, and why to skip it.
+
+    The skip reason is None for a key that names a callable id (see the module
+    docstring: prefix and routing segments stripped).
+    """
+    family = re.split(r"[_-]", provider, maxsplit=1)[0]
+    model = key
+    for prefix in dict.fromkeys((provider, family)):
+        if model.startswith(prefix + "/"):
+            model = model[len(prefix) + 1 :]
+            break
+    if provider not in _BEDROCK and family != "bedrock":
+        return model, None
+    *route, model_id = model.split("/")
+    for segment in route:
+        if segment.endswith("-commitment"):
+            return model, "provisioned"
+        if not (_REGION.fullmatch(segment) or segment in _API_PATHS):
+            return model, "deployment_path"
+    return model_id, None
 
 
 def _openrouter(data: object) -> Iterator[_Entry]:
