@@ -31,12 +31,15 @@ status (``inferred`` unless the operator vouches for the catalog), source
 naming the field and value read.
 
 Ownership: an import owns only claims whose source is its own catalog's. It never
-overwrites, retracts or weakens any other claim: where the model has a claim of
-another source with another value, or the latest observation of that engine, model
-and capability disagrees, or a rule or engine claim on stronger evidence than the
-import's says otherwise, it writes nothing there and lists a conflict. Re-importing
-what is recorded writes nothing (no history, revision unchanged); ``prune`` retracts
-its own claims that the catalog no longer supports.
+overwrites, retracts or weakens any other claim on the model: where the model has a
+claim of another source with another value, or the latest observation of that engine,
+model and capability disagrees, it writes nothing there and lists a conflict. A rule's
+or the engine's claim is a default for many models, less specific than a claim on the
+model (``_precedence``): where one says otherwise, the catalog's value is written all
+the same, with its own source and status, and the row is listed as an ``override``
+naming that rule or engine claim. Re-importing what is recorded writes nothing (no
+history, revision unchanged); ``prune`` retracts its own claims that the catalog no
+longer supports.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ from .errors import (
 from .records import Claim, Rule
 from .store import Registry
 from .tables import claim_table, engine_table, model_table, observation_table
-from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, EVIDENCE_OUTCOMES, agrees, evidence_rank
+from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, EVIDENCE_OUTCOMES, agrees
 
 __all__ = [
     "ACTIONS",
@@ -109,7 +112,15 @@ NOT_CLAIMED: tuple[str, ...] = (
 #: The statuses an import may give its claims (a catalog is never a live check).
 IMPORT_STATUSES: tuple[str, ...] = CATALOG_STATUSES
 #: What a report row says happened, in the order the counts list them.
-ACTIONS: tuple[str, ...] = ("added", "changed", "unchanged", "retracted", "conflict", "skipped")
+ACTIONS: tuple[str, ...] = (
+    "added",
+    "changed",
+    "override",
+    "unchanged",
+    "retracted",
+    "conflict",
+    "skipped",
+)
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _FIELDS = {
@@ -130,7 +141,8 @@ class CatalogRow:
     capability: str | None = None
     value: bool | None = None
     #: skipped: why (``no_engine``, ``no_value``, ``not_chat``, …); conflict: against what
-    #: (``claim``, ``observation``, ``rule``, ``engine``, ``catalog``); else empty
+    #: (``claim``, ``observation``, ``catalog``); override: what it overrides (``rule``,
+    #: ``engine``); else empty
     reason: str = ""
     detail: str = ""
 
@@ -171,6 +183,11 @@ class CatalogReport:
         return MappingProxyType(dict(sorted(found.items())))
 
     @property
+    def overrides(self) -> tuple[CatalogRow, ...]:
+        """Return the rows written over a rule's or the engine's claim."""
+        return tuple(row for row in self.rows if row.action == "override")
+
+    @property
     def conflicts(self) -> tuple[CatalogRow, ...]:
         """Return the conflict rows."""
         return tuple(row for row in self.rows if row.action == "conflict")
@@ -186,6 +203,7 @@ class CatalogReport:
             "prune": self.prune,
             "added": counts["added"],
             "changed": counts["changed"],
+            "overrides": counts["override"],
             "unchanged": counts["unchanged"],
             "retracted": counts["retracted"],
             "conflicts": counts["conflict"],
@@ -709,7 +727,7 @@ def _plan(
             continue
         decided = _decide(held[engine], source, model, capability, value, status, said[1], row)
         plan.rows.append(decided)
-        if decided.action in ("added", "changed"):
+        if decided.action in ("added", "changed", "override"):
             plan.writes.append(
                 ClaimInput(
                     engine,
@@ -830,23 +848,19 @@ def _decide(
             reason="observation",
             detail=f"observation #{seen[0]}: {seen[1]} on {seen[2]}",
         )
+    if current is not None and current[0] == value and current[1:3] == (status, evidence):
+        return _with(row, action="unchanged")
     general, where = _general(held, model, capability)
-    if (
-        general is not None
-        and general.value != value
-        and evidence_rank(general.status) > evidence_rank(status)
-    ):
+    if general is not None and general.value != value:  # the model's claim is more specific
+        was = "" if current is None else f"; was {_bool(current[0])} [{current[1]}]"
         return _with(
             row,
-            action="conflict",
+            action="override",
             reason="rule" if where != "engine" else "engine",
-            detail=f"{where} claims {_bool(general.value)} [{general.status}], stronger "
-            f"than {status}",
+            detail=f"overrides {where} claims {_bool(general.value)} [{general.status}]{was}",
         )
     if current is None:
         return row
-    if current[0] == value and current[1] == status and current[2] == evidence:
-        return _with(row, action="unchanged")
     return _with(row, action="changed", detail=f"was {_bool(current[0])} [{current[1]}]")
 
 
