@@ -28,6 +28,8 @@ OUTCOMES = ("native", "text", "placeholder", "hoisted", "left_out", "replaced")
 REASONS: Mapping[str, str] = {
     "no_form": "the wire has no form for it",
     "not_read": "the model does not read it",
+    # set by the registry's resolver, never by the converter: nothing says what it reads
+    "unknown_model": "the model is not recorded and no rule names it",
     "too_large": "over the provider's size limit",
     "invalid_base64": "its payload is not valid base64",
     "unsupported_mime": "its MIME type (or its bytes) has no form here",

@@ -12,7 +12,14 @@ forms (``NOT_CLAIMED``). The shapes read:
   wheel): ``{key: {"litellm_provider", "mode", "supports_vision",
   "supports_pdf_input"}}``; ``sample_spec``, entries without a mode and modes other
   than ``chat`` are skipped; a flag that is absent or null is no claim (not false);
-  a key's ``PROVIDER/`` prefix is stripped.
+  a key reads as the id the engine is called with (``litellm_model``): its
+  ``PROVIDER/`` prefix (or its family's: ``bedrock/`` of ``bedrock_converse``) is
+  stripped, then the routing segments before the id -- a region (``us-east-1/``,
+  ``*/``) and an API path (``invoke/``, ``converse/``); a key routed to provisioned
+  throughput (``1-month-commitment/``) or through another deployment path
+  (``claude_platform/``) on Bedrock names no callable id and is skipped
+  (``provisioned``, ``deployment_path``). Bedrock's cross-region inference profile
+  ids (``us.anthropic.…``) are ids, kept as they are.
 - ``openrouter`` (the ``/api/v1/models`` reply): ``{"data": [{"id", "architecture":
   {"input_modalities": [...]}}]}``; ``image`` and ``file`` in the list.
 
@@ -24,12 +31,15 @@ status (``inferred`` unless the operator vouches for the catalog), source
 naming the field and value read.
 
 Ownership: an import owns only claims whose source is its own catalog's. It never
-overwrites, retracts or weakens any other claim: where the model has a claim of
-another source with another value, or the latest observation of that engine, model
-and capability disagrees, or a rule or engine claim on stronger evidence than the
-import's says otherwise, it writes nothing there and lists a conflict. Re-importing
-what is recorded writes nothing (no history, revision unchanged); ``prune`` retracts
-its own claims that the catalog no longer supports.
+overwrites, retracts or weakens any other claim on the model: where the model has a
+claim of another source with another value, or the latest observation of that engine,
+model and capability disagrees, it writes nothing there and lists a conflict. A rule's
+or the engine's claim is a default for many models, less specific than a claim on the
+model (``_precedence``): where one says otherwise, the catalog's value is written all
+the same, with its own source and status, and the row is listed as an ``override``
+naming that rule or engine claim. Re-importing what is recorded writes nothing (no
+history, revision unchanged); ``prune`` retracts its own claims that the catalog no
+longer supports.
 """
 
 from __future__ import annotations
@@ -70,7 +80,7 @@ from .errors import (
 from .records import Claim, Rule
 from .store import Registry
 from .tables import claim_table, engine_table, model_table, observation_table
-from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, EVIDENCE_OUTCOMES, agrees, evidence_rank
+from .vocab import CATALOG_SOURCES, CATALOG_STATUSES, EVIDENCE_OUTCOMES, agrees
 
 __all__ = [
     "ACTIONS",
@@ -102,7 +112,15 @@ NOT_CLAIMED: tuple[str, ...] = (
 #: The statuses an import may give its claims (a catalog is never a live check).
 IMPORT_STATUSES: tuple[str, ...] = CATALOG_STATUSES
 #: What a report row says happened, in the order the counts list them.
-ACTIONS: tuple[str, ...] = ("added", "changed", "unchanged", "retracted", "conflict", "skipped")
+ACTIONS: tuple[str, ...] = (
+    "added",
+    "changed",
+    "override",
+    "unchanged",
+    "retracted",
+    "conflict",
+    "skipped",
+)
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _FIELDS = {
@@ -123,7 +141,8 @@ class CatalogRow:
     capability: str | None = None
     value: bool | None = None
     #: skipped: why (``no_engine``, ``no_value``, ``not_chat``, …); conflict: against what
-    #: (``claim``, ``observation``, ``rule``, ``engine``, ``catalog``); else empty
+    #: (``claim``, ``observation``, ``catalog``); override: what it overrides (``rule``,
+    #: ``engine``); else empty
     reason: str = ""
     detail: str = ""
 
@@ -164,6 +183,11 @@ class CatalogReport:
         return MappingProxyType(dict(sorted(found.items())))
 
     @property
+    def overrides(self) -> tuple[CatalogRow, ...]:
+        """Return the rows written over a rule's or the engine's claim."""
+        return tuple(row for row in self.rows if row.action == "override")
+
+    @property
     def conflicts(self) -> tuple[CatalogRow, ...]:
         """Return the conflict rows."""
         return tuple(row for row in self.rows if row.action == "conflict")
@@ -179,6 +203,7 @@ class CatalogReport:
             "prune": self.prune,
             "added": counts["added"],
             "changed": counts["changed"],
+            "overrides": counts["override"],
             "unchanged": counts["unchanged"],
             "retracted": counts["retracted"],
             "conflicts": counts["conflict"],
@@ -400,9 +425,41 @@ def _litellm(data: object) -> Iterator[_Entry]:
         if not provider:
             yield _Entry("", key, key, {}, "no_provider")
             continue
-        model = key[len(provider) + 1 :] if key.startswith(provider + "/") else key
+        model, routed = litellm_model(provider, key)
         skip = "no_mode" if mode is None else None if mode == "chat" else "not_chat"
-        yield _Entry(provider, key, model, values, skip)
+        yield _Entry(provider, key, model, values, skip or routed)
+
+
+#: A cloud region as a key's routing segment (``us-east-1``, ``us-gov-west-1``), or
+#: LiteLLM's ``*`` for any region.
+_REGION = re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-[0-9]+|\*")
+#: API paths LiteLLM puts before a Bedrock id (the id called is what follows).
+_API_PATHS = frozenset({"invoke", "converse"})
+#: Providers whose keys carry Bedrock's routing segments.
+_BEDROCK = frozenset({"bedrock", "bedrock_converse"})
+
+
+def litellm_model(provider: str, key: str) -> tuple[str, str | None]:
+    """Return the model id a LiteLLM ``key`` of ``provider`` names, and why to skip it.
+
+    The skip reason is None for a key that names a callable id (see the module
+    docstring: prefix and routing segments stripped).
+    """
+    family = re.split(r"[_-]", provider, maxsplit=1)[0]
+    model = key
+    for prefix in dict.fromkeys((provider, family)):
+        if model.startswith(prefix + "/"):
+            model = model[len(prefix) + 1 :]
+            break
+    if provider not in _BEDROCK and family != "bedrock":
+        return model, None
+    *route, model_id = model.split("/")
+    for segment in route:
+        if segment.endswith("-commitment"):
+            return model, "provisioned"
+        if not (_REGION.fullmatch(segment) or segment in _API_PATHS):
+            return model, "deployment_path"
+    return model_id, None
 
 
 def _openrouter(data: object) -> Iterator[_Entry]:
@@ -670,7 +727,7 @@ def _plan(
             continue
         decided = _decide(held[engine], source, model, capability, value, status, said[1], row)
         plan.rows.append(decided)
-        if decided.action in ("added", "changed"):
+        if decided.action in ("added", "changed", "override"):
             plan.writes.append(
                 ClaimInput(
                     engine,
@@ -791,23 +848,19 @@ def _decide(
             reason="observation",
             detail=f"observation #{seen[0]}: {seen[1]} on {seen[2]}",
         )
+    if current is not None and current[0] == value and current[1:3] == (status, evidence):
+        return _with(row, action="unchanged")
     general, where = _general(held, model, capability)
-    if (
-        general is not None
-        and general.value != value
-        and evidence_rank(general.status) > evidence_rank(status)
-    ):
+    if general is not None and general.value != value:  # the model's claim is more specific
+        was = "" if current is None else f"; was {_bool(current[0])} [{current[1]}]"
         return _with(
             row,
-            action="conflict",
+            action="override",
             reason="rule" if where != "engine" else "engine",
-            detail=f"{where} claims {_bool(general.value)} [{general.status}], stronger "
-            f"than {status}",
+            detail=f"overrides {where} claims {_bool(general.value)} [{general.status}]{was}",
         )
     if current is None:
         return row
-    if current[0] == value and current[1] == status and current[2] == evidence:
-        return _with(row, action="unchanged")
     return _with(row, action="changed", detail=f"was {_bool(current[0])} [{current[1]}]")
 
 

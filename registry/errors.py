@@ -5,7 +5,8 @@ Every exception also inherits the builtin a caller would naturally catch::
     ToolwireError                                     base of every toolwire error
     └── RegistryError                                 base of this package's errors
         ├── UnknownEngine(RegistryError, LookupError)     no engine of that name
-        ├── UnknownModel(RegistryError, LookupError)      no model row of that id
+        ├── UnknownModel(RegistryError, LookupError)      no model row of that id (or,
+        │                                                 strict, no row nor rule names it)
         ├── UnknownRule(RegistryError, LookupError)       no rule of that id/pattern
         ├── UnknownClaim(RegistryError, LookupError)      no claim there to retract
         ├── InvalidInput(RegistryError, ValueError)       a value the registry refuses
@@ -74,9 +75,14 @@ def _closest(name: str, known: Iterable[str]) -> tuple[tuple[str, ...], str]:
     import difflib  # only on the error path
 
     suggestions = tuple(difflib.get_close_matches(name, sorted(known), n=3))
+    return suggestions, _hint(suggestions)
+
+
+def _hint(suggestions: tuple[str, ...]) -> str:
+    """Return "; did you mean 'A' or 'B'?" for ``suggestions`` ("" for none)."""
     if not suggestions:
-        return suggestions, ""
-    return suggestions, "; did you mean " + " or ".join(map(repr, suggestions)) + "?"
+        return ""
+    return "; did you mean " + " or ".join(map(repr, suggestions)) + "?"
 
 
 class UnknownEngine(RegistryError, LookupError):
@@ -89,12 +95,33 @@ class UnknownEngine(RegistryError, LookupError):
 
 
 class UnknownModel(RegistryError, LookupError):
-    """A model id with no row on that engine."""
+    """A model id with no row on that engine.
 
-    def __init__(self, engine: str, model_id: str) -> None:
+    With ``suggestions`` (a strict resolution): neither a recorded model nor a rule of
+    the engine names the id; the message is ``unnamed_model``'s, with the closest ids.
+    """
+
+    def __init__(
+        self, engine: str, model_id: str, *, suggestions: tuple[str, ...] | None = None
+    ) -> None:
         self.engine = engine
         self.model_id = model_id
-        super().__init__(f"engine {engine!r} has no model {model_id!r}")
+        self.suggestions = suggestions or ()
+        if suggestions is None:
+            super().__init__(f"engine {engine!r} has no model {model_id!r}")
+        else:
+            super().__init__(unnamed_model(engine, model_id, suggestions))
+
+
+def closest_models(model_id: str, known: Iterable[str]) -> tuple[str, ...]:
+    """Return the ids of ``known`` closest to ``model_id`` (difflib), best first."""
+    return _closest(model_id, known)[0]
+
+
+def unnamed_model(engine: str, model_id: str, suggestions: tuple[str, ...]) -> str:
+    """Return the one line saying no recorded model nor rule of ``engine`` names ``model_id``."""
+    hint = _hint(suggestions)
+    return f"model {model_id!r} is not recorded for {engine} and no rule names it{hint}"
 
 
 class UnknownRule(RegistryError, LookupError):

@@ -26,6 +26,11 @@ For (engine, model, optional forced wire):
    the model reads images (``image_input``) or PDFs (``pdf_input``, openai) in a
    user turn; it sets ``hoist`` with ``image_input`` = image_input and
    ``native_pdf`` = pdf_input (none of the three otherwise).
+
+A model is known when the engine records it or a rule of the engine matches its id;
+an unknown one gets the engine's claims alone, and its resolution says so
+(``known``, ``suggestions``: the closest recorded ids and exact-rule ids, computed
+only for an unknown model and cached with its resolution).
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ import threading
 import time
 import weakref
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, cast
 
+from sqlalchemy import select
 from toolwire.convert import (
     KINDS,
     Decision,
@@ -57,9 +63,10 @@ from . import evidence as _evidence
 from ._changes import ChangeWatch
 from ._precedence import claims_in_order, rule_label
 from ._public import shown_in_package
-from .errors import InvalidInput
+from .errors import InvalidInput, UnknownModel, closest_models, unnamed_model
 from .records import Claim, EngineSnapshot, Model, Rule
 from .store import Registry
+from .tables import engine_table, model_table
 from .vocab import evidence_rank
 
 __all__ = [
@@ -151,6 +158,17 @@ class Resolution:
     native_forms: Mapping[str, str]
     #: the engine's call-id rule (``toolwire.convert.ID_RULES``); None: the wire's own
     id_rule: str | None = None
+    #: whether a recorded model or a rule of the engine names the model
+    known: bool = True
+    #: for an unknown model: the closest recorded ids and exact-rule ids, best first
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def notice(self) -> str | None:
+        """Return the one line saying the model is unknown here (None for a known one)."""
+        if self.known:
+            return None
+        return unnamed_model(self.engine, self.model, self.suggestions)
 
     def format(self, results: Iterable[ToolResult], *, ids: IdMap | None = None) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options.
@@ -193,14 +211,23 @@ class Resolution:
         return extra
 
     def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
-        """Return, per result, what each content item becomes here and why (``convert.report``)."""
-        return [report(self.wire, result, **self.options) for result in results]
+        """Return, per result, what each content item becomes here and why (``convert.report``).
+
+        For an unknown model, an item the model "does not read" (``not_read``) is
+        reported as ``unknown_model``: nothing says what the model reads.
+        """
+        found = [report(self.wire, result, **self.options) for result in results]
+        if self.known:
+            return found
+        return [tuple(_unknown(d) for d in decisions) for decisions in found]
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
         return {
             "engine": self.engine,
             "model": self.model,
+            "known": self.known,
+            "suggestions": list(self.suggestions),
             "wire": self.wire,
             "wire_from": self.wire_from,
             "options": dict(self.options),
@@ -215,6 +242,8 @@ class Resolution:
         lines = [
             f"{self.engine} / {self.model}: wire {self.wire} (from {self.wire_from})",
         ]
+        if self.notice is not None:
+            lines.append(f"{self.notice} (the engine's claims alone decide)")
         if self.min_evidence:
             lines.append(f"evidence policy: claims weaker than {self.min_evidence} count as absent")
         for entry in self.trace.values():
@@ -250,6 +279,17 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+_UNKNOWN_MODEL = "unknown_model"  # a key of REASONS
+
+
+def _unknown(decision: Decision) -> Decision:
+    """Return ``decision`` with "the model does not read it" as "the model is unknown"."""
+    if decision.reason != "not_read":
+        return decision
+    index, type_, outcome, _, mime, size = decision.as_tuple()
+    return Decision(index, type_, outcome, _UNKNOWN_MODEL, mime, size)
+
+
 class Resolver:
     """Resolve engines and models against one registry, with an in-process cache.
 
@@ -274,6 +314,7 @@ class Resolver:
         self._forms: dict[tuple[str, str], str] | None = None
         self._policy: Mapping[str, int | None] | None = None
         self._ages: dict[tuple[str, str], Mapping[tuple[str, str, bool], Any]] = {}
+        self._ids: dict[str, tuple[str, ...]] = {}
         self._day = _epoch_day()
 
     def clear(self) -> None:
@@ -284,6 +325,7 @@ class Resolver:
             self._forms = None
             self._policy = None
             self._ages.clear()
+            self._ids.clear()
             self._revision = None
 
     def resolve(
@@ -293,10 +335,14 @@ class Resolver:
         *,
         wire: str | None = None,
         min_evidence: str | None = None,
+        strict: bool = False,
     ) -> Resolution:
         """Return the resolution of ``model`` on ``engine`` (see the module docstring).
 
+        ``strict``: a model no recorded model nor rule names is an error.
+
         :raises UnknownEngine: for an engine the registry does not know.
+        :raises UnknownModel: with ``strict``, for a model the engine does not know.
         :raises InvalidModelId: for a malformed model id.
         :raises InvalidWire: for a forced wire that is not a wire.
         :raises InvalidStatus: for an unknown ``min_evidence``.
@@ -309,6 +355,8 @@ class Resolver:
         except TypeError:  # an unhashable argument: the checks below say which
             found = None
         if found is not None:
+            if strict and not found.known:
+                raise UnknownModel(engine, model, suggestions=found.suggestions)
             return found
         if not isinstance(engine, str):
             raise InvalidInput(f"invalid engine {engine!r}: must be a string")
@@ -320,9 +368,14 @@ class Resolver:
         snapshot = self._snapshot(engine, model)
         ages = self._policy_and_ages(engine, model)
         resolution = _decide(snapshot, model, wire, min_evidence, self._wire_forms(), ages)
+        if not resolution.known:  # the only path that reads every recorded id
+            ids = self._recorded_ids(engine, snapshot)
+            resolution = replace(resolution, suggestions=_suggest(model, ids, snapshot))
         with self._lock:
             if self._revision == snapshot.revision:
                 _bounded_put(self._resolutions, key, resolution)
+        if strict and not resolution.known:
+            raise UnknownModel(engine, model, suggestions=resolution.suggestions)
         return resolution
 
     def resolve_many(
@@ -356,7 +409,15 @@ class Resolver:
             policy = _aging.read_policy(connection)
             agreeing = _aging.agreeing_days(connection, engine)  # every model's, one query
         ages = _Ages(policy, agreeing, _evidence.today())
-        return tuple(_decide(snapshot, model, None, min_evidence, forms, ages) for model in ids)
+        found = [_decide(snapshot, model, None, min_evidence, forms, ages) for model in ids]
+        recorded: tuple[str, ...] | None = None
+        for index, resolution in enumerate(found):
+            if not resolution.known:
+                if recorded is None:
+                    recorded = _read_ids(self.registry, engine)
+                suggestions = _suggest(resolution.model, recorded, snapshot)
+                found[index] = replace(resolution, suggestions=suggestions)
+        return tuple(found)
 
     def format_for(
         self,
@@ -367,9 +428,12 @@ class Resolver:
         wire: str | None = None,
         min_evidence: str | None = None,
         ids: IdMap | None = None,
+        strict: bool = False,
     ) -> list[Any]:
         """Resolve, then return ``results`` formatted for the wire and options found."""
-        resolution = self.resolve(engine, model, wire=wire, min_evidence=min_evidence)
+        resolution = self.resolve(
+            engine, model, wire=wire, min_evidence=min_evidence, strict=strict
+        )
         return resolution.format(results, ids=ids)
 
     # -- cache ----------------------------------------------------------------------
@@ -401,6 +465,7 @@ class Resolver:
                 self._forms = None
                 self._policy = None
                 self._ages.clear()
+                self._ids.clear()
                 self._revision = revision
 
     def _open_watch(self) -> None:
@@ -437,12 +502,39 @@ class Resolver:
                     _bounded_put(self._ages, (engine, model), ages)
         return _Ages(policy, ages, _evidence.today())
 
+    def _recorded_ids(self, engine: str, snapshot: EngineSnapshot) -> tuple[str, ...]:
+        """Return the ids of every model ``engine`` records (cached until a change)."""
+        ids = self._ids.get(engine)
+        if ids is None:
+            ids = _read_ids(self.registry, engine)
+            with self._lock:
+                if snapshot.revision == self._revision:
+                    _bounded_put(self._ids, engine, ids)
+        return ids
+
     def _wire_forms(self) -> Mapping[tuple[str, str], str]:
         forms = self._forms
         if forms is None:
             forms = {(f.wire, f.kind): f.status for f in self.registry.wire_forms()}
             self._forms = forms
         return forms
+
+
+def _read_ids(registry: Registry, engine: str) -> tuple[str, ...]:
+    """Return the ids of the models ``engine`` records, in one query."""
+    query = (
+        select(model_table.c.model_id)
+        .join(engine_table, engine_table.c.id == model_table.c.engine_id)
+        .where(engine_table.c.name == engine)
+    )
+    with registry.reading("cannot read models") as connection:
+        return tuple(connection.scalars(query))
+
+
+def _suggest(model_id: str, recorded: Iterable[str], snapshot: EngineSnapshot) -> tuple[str, ...]:
+    """Return the recorded ids and exact-rule ids closest to ``model_id``."""
+    exact = (rule.pattern for rule in snapshot.rules if rule.match == "exact")
+    return closest_models(model_id, {*recorded, *exact})
 
 
 def _epoch_day() -> int:
@@ -487,6 +579,7 @@ def _decide(
 ) -> Resolution:
     model = snapshot.models.get(model_id)
     rules = snapshot.matching_rules(model_id)
+    known = model is not None or bool(rules)
     wire, wire_from = _wire(snapshot, model, rules, forced)
     policy = _Policy(min_evidence)
 
@@ -528,6 +621,7 @@ def _decide(
         min_evidence=min_evidence,
         revision=snapshot.revision,
         id_rule=snapshot.engine.id_rule,
+        known=known,
         native_forms=MappingProxyType(
             {
                 kind: forms.get((wire, kind), "unverified")
@@ -703,6 +797,7 @@ def resolve(
     wire: str | None = None,
     registry: Registry | None = None,
     min_evidence: str | None = None,
+    strict: bool = False,
 ) -> Resolution:
     """Return the resolution of ``model`` on ``engine``.
 
@@ -710,11 +805,17 @@ def resolve(
     embedded SQLite file, created and seeded on first use). Results are cached
     in-process; a change committed anywhere is seen by the next call.
 
+    ``strict``: a model that no recorded model nor rule names raises ``UnknownModel``
+    (else its resolution says so: ``known``, ``suggestions``, ``notice``).
+
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
     :raises InvalidWire: for a forced wire that is not a wire.
     """
-    return _resolver_for(registry).resolve(engine, model, wire=wire, min_evidence=min_evidence)
+    return _resolver_for(registry).resolve(
+        engine, model, wire=wire, min_evidence=min_evidence, strict=strict
+    )
 
 
 def format_for(
@@ -726,20 +827,24 @@ def format_for(
     registry: Registry | None = None,
     min_evidence: str | None = None,
     ids: IdMap | None = None,
+    strict: bool = False,
 ) -> list[Any]:
     """Return ``results`` as the messages ``model`` on ``engine`` should receive.
 
     Resolve (cached), then ``format_tool_results`` with the wire and options found.
     Call ids are checked under the engine's id rule (``mistral``: 9 letters and
-    digits), else the wire's; ``ids`` (an ``IdMap``) maps them instead.
+    digits), else the wire's; ``ids`` (an ``IdMap``) maps them instead. ``strict``: a
+    model that no recorded model nor rule names is an error, not a guess from the
+    engine's claims.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
     :raises InvalidId: for an id or name the rule refuses, without ``ids`` (a ValueError).
     """
     resolver = _resolver_for(registry)
     return resolver.format_for(
-        engine, model, results, wire=wire, min_evidence=min_evidence, ids=ids
+        engine, model, results, wire=wire, min_evidence=min_evidence, ids=ids, strict=strict
     )
 
 
@@ -754,6 +859,7 @@ def reformat_for(
     registry: Registry | None = None,
     min_evidence: str | None = None,
     ids: IdMap | None = None,
+    strict: bool = False,
 ) -> list[Any]:
     """Return tool-result ``blocks`` of ``source_wire`` as the messages ``model`` should receive.
 
@@ -762,15 +868,17 @@ def reformat_for(
     registry resolves for ``engine`` and ``model`` (cached, as in ``format_for``).
     ``names`` maps call ids to tool names for blocks that carry none; ``ids`` (an
     ``IdMap``) maps call ids and names to the engine's rule (else the wire's) when
-    the wire changes or the engine has a rule of its own, as in ``format_for``.
+    the wire changes or the engine has a rule of its own, as in ``format_for``;
+    ``strict`` as in ``format_for``.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
+    :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
     :raises InvalidModelId: for a malformed model id (a ValueError).
     :raises InvalidBlock: for a block that is not of ``source_wire`` (a ValueError).
     :raises UnknownWire: for a source wire not in ``WIRES`` (a ValueError).
     """
     resolution = _resolver_for(registry).resolve(
-        engine, model, wire=wire, min_evidence=min_evidence
+        engine, model, wire=wire, min_evidence=min_evidence, strict=strict
     )
     return resolution.reformat(source_wire, blocks, names=names, ids=ids)
 

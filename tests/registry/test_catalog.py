@@ -151,7 +151,11 @@ def test_openrouter_reads_image_and_file_and_keeps_vendor_ids(registry: Registry
     assert _claim(registry, "openrouter", "acme/vision-1", "pdf_input").value is True
     assert _claim(registry, "openrouter", "acme/text-1", "pdf_input").value is False
     assert registry.model("openrouter", "acme/bare") is None
-    assert report.counts["added"] == 4
+    # acme/vision-1 reads images where openrouter's engine default says false: an override
+    assert report.counts["added"] == 3
+    assert [(r.model, r.capability, r.reason) for r in report.overrides] == [
+        ("acme/vision-1", "image_input", "engine")
+    ]
     assert sum(1 for r in report.rows if r.reason == "listed_twice") == 2
 
 
@@ -244,10 +248,12 @@ def test_a_manual_claim_survives_any_import_and_prune(registry: Registry) -> Non
             assert (claim.value, claim.status, claim.source) == (value, "documented", None)
 
 
-def test_a_stronger_rule_claim_is_a_conflict_a_weaker_default_is_not(registry: Registry) -> None:
+def test_a_rule_or_engine_claim_is_overridden_not_a_conflict(registry: Registry) -> None:
     data = {"openai": {"models": {"gpt-3.5-turbo-new": {"modalities": {"input": ["image"]}}}}}
     report = _import(registry, "models.dev", data)
-    assert {r.reason for r in report.conflicts} == {"rule"}  # gpt-3.5.* false, documented
+    assert report.conflicts == ()
+    assert {r.reason for r in report.overrides} == {"rule"}  # gpt-3.5.* false, documented
+    assert _claim(registry, "openai", "gpt-3.5-turbo-new", "image_input").value is True
     # openrouter's engine default (false, inferred) is no stronger than the import
     _import(registry, "openrouter", OPENROUTER)
     assert _claim(registry, "openrouter", "acme/vision-1", "image_input").value is True
@@ -344,7 +350,7 @@ def test_the_real_models_dev_data_imports(tmp_path: Path) -> None:
             >= listed
         )
         again = import_catalog(registry, "models.dev", data, origin=origin, recorded_by="ops")
-        assert again.counts["unchanged"] == counts["added"]
+        assert again.counts["unchanged"] == counts["added"] + counts["overrides"]
 
 
 # -- the command -----------------------------------------------------------------------
@@ -384,7 +390,10 @@ def test_cli_import_json_matches_the_report(runner: CliRunner, url: str, tmp_pat
     piped = run(runner, url, "catalog", "import", "models.dev", "-", input=json.dumps(MODELS_DEV))
     assert "8 unchanged" in ok(piped)
     table = ok(run(runner, url, "catalog", "import", "models.dev", path))
-    assert "0 added, 0 changed, 8 unchanged, 0 retracted, 0 conflicts" in table
+    assert (
+        "0 added, 0 changed, 0 overriding a rule or engine claim, 8 unchanged, 0 retracted, "
+        "0 conflicts" in table
+    )
     assert "not claimed (no catalog knows them): tool_result_images" in table
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 import pytest
-from cli_helpers import cli, failed, noted, ok, on_terminal, run
+from cli_helpers import cli, failed, noted, ok, on_terminal, run, unnamed
 from click.testing import CliRunner
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
@@ -169,7 +169,11 @@ def test_first_use_of_the_default_database_creates_and_seeds_it(tmp_path: Path) 
     runner = CliRunner(env={"TOOLWIRE_DATABASE_URL": None, "XDG_DATA_HOME": str(tmp_path)})
     database = tmp_path / "toolwire" / "registry.sqlite3"
     assert not database.exists()
-    out = ok(runner.invoke(main, ["resolve", "minimax-anthropic", "MiniMax-M2.7"]))
+    out = unnamed(
+        runner.invoke(main, ["resolve", "minimax-anthropic", "MiniMax-M2.7"]),
+        "minimax-anthropic",
+        "MiniMax-M2.7",
+    )
     assert database.is_file()
     assert "tool_result_pdf: true" in out and "tool_result_images: false" in out
     current = ok(runner.invoke(main, ["db", "current"]))
@@ -438,7 +442,8 @@ def test_audit_stale_days(runner: CliRunner, url: str) -> None:
 
 
 def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
-    text = ok(run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7"))
+    minimax = ("minimax-anthropic", "MiniMax-M2.7")  # no model row nor rule: the engine's
+    text = unnamed(run(runner, url, "resolve", *minimax), *minimax)
     assert text.splitlines() == [
         "wire: anthropic",
         "image_input: false",
@@ -450,7 +455,7 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
         "hoist_media: false",
         "options: image_input=false, native_pdf=true, source_blocks=true",
     ]
-    explained = ok(run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7", "--explain"))
+    explained = unnamed(run(runner, url, "resolve", *minimax, "--explain"), *minimax)
     assert "cleared: a native image on the anthropic wire needs image_input" in explained
     assert "[live-verified]" in explained and "[unverified]" in explained
     data = json.loads(
@@ -548,7 +553,11 @@ def test_format_a_list_from_stdin(runner: CliRunner, url: str) -> None:
         {"id": "call_1", "name": "chart", "result": CALL_RESULT},
         {"id": "call_2", "name": "echo", "content": [{"type": "text", "text": "hi"}]},
     ]
-    out = ok(run(runner, url, "format", "openai-responses", "gpt-4o", "-", input=json.dumps(batch)))
+    out = unnamed(
+        run(runner, url, "format", "openai-responses", "gpt-4o", "-", input=json.dumps(batch)),
+        "openai-responses",
+        "gpt-4o",
+    )
     first, second = json.loads(out)
     assert first["call_id"] == "call_1"
     assert first["output"][1] == {
@@ -737,8 +746,10 @@ def test_a_locked_sqlite_database(runner: CliRunner, url: str) -> None:
         holder.execute("BEGIN IMMEDIATE")
         holder.execute("UPDATE registry_state SET revision = revision WHERE id = 1")
         # reads do not wait for the writer (WAL)
-        assert "tool_result_pdf: true" in ok(
-            run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7")
+        assert "tool_result_pdf: true" in unnamed(
+            run(runner, url, "resolve", "minimax-anthropic", "MiniMax-M2.7"),
+            "minimax-anthropic",
+            "MiniMax-M2.7",
         )
         started = time.monotonic()
         result = runner.invoke(

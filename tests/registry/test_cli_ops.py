@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from cli_helpers import cli, failed, ok, on_terminal, run, said
+from cli_helpers import cli, failed, ok, on_terminal, run, said, unnamed
 from click.testing import CliRunner, Result
 from test_cli import state
 from toolwire.registry import Registry
@@ -20,9 +20,13 @@ def as_json(result: Result) -> Any:
 
 
 def resolved(runner: CliRunner, url: str, engine: str, model: str) -> dict[str, Any]:
-    out: dict[str, Any] = as_json(
-        run(runner, url, "resolve", engine, model, "--explain", "--format", "json")
+    """Resolve; a model the engine does not know must be said so on stderr, else silence."""
+    result = run(runner, url, "resolve", engine, model, "--explain", "--format", "json")
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(
+        result.stdout if result.stderr == "" else unnamed(result, engine, model)
     )
+    assert out["known"] is (result.stderr == "")
     return out
 
 
@@ -342,7 +346,7 @@ def test_audit_and_explain_show_what_capabilities_mean(runner: CliRunner, url: s
     assert "capabilities:" not in ok(run(runner, url, *args))  # into a pipe: rows only
     rows = as_json(run(runner, url, "audit", "--engine", "openai", "--format", "json"))
     assert all(r["description"] for r in rows)
-    text = ok(run(runner, url, "resolve", "openai", "gpt-4o", "--explain"))
+    text = unnamed(run(runner, url, "resolve", "openai", "gpt-4o", "--explain"), "openai", "gpt-4o")
     assert "flag meanings:" in text and "natively" in text
     data = resolved(runner, url, "openai", "gpt-4o")
     assert data["flag_meanings"]["source_blocks"].startswith("the endpoint takes document")

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_helpers import failed, ok, ops_runner, run
+from cli_helpers import failed, ok, ops_runner, run, unnamed
 
 #: Two openai tool messages: call ids, no tool names.
 BLOCKS = [
@@ -35,14 +35,17 @@ def test_each_call_of_a_list_gets_its_own_tool_name(url: str, tmp_path: Path) ->
     args = ("format", "ollama", "llava:13b", blocks, "--from", "openai")
     line = failed(run(runner, url, *args), "--name call_1=NAME", code=1)
     assert "result 0 has no tool name" in line
-    out = ok(run(runner, url, *args, "--name", "call_1=search", "--name", "call_2=fetch"))
+    llava = ("ollama", "llava:13b")  # no model row nor rule: said on stderr
+    out = unnamed(
+        run(runner, url, *args, "--name", "call_1=search", "--name", "call_2=fetch"), *llava
+    )
     assert [m["tool_name"] for m in json.loads(out)] == ["search", "fetch"]
-    stamped = ok(run(runner, url, *args, "--name", "lookup"))  # one name on every result
+    stamped = unnamed(run(runner, url, *args, "--name", "lookup"), *llava)  # one name on each
     assert [m["tool_name"] for m in json.loads(stamped)] == ["lookup", "lookup"]
     # an id with '=' in it: the name is what follows the last one
     odd = _file(tmp_path, [{**BLOCKS[0], "tool_call_id": "a=b"}])
-    named = ok(run(runner, url, "format", "ollama", "llava:13b", odd, "--from", "openai",
-                   "--name", "a=b=search"))  # fmt: skip
+    named = unnamed(run(runner, url, "format", *llava, odd, "--from", "openai",
+                   "--name", "a=b=search"), *llava)  # fmt: skip
     assert json.loads(named)[0]["tool_name"] == "search"
 
 

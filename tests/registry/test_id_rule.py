@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cli_helpers import failed, ok, run
+from cli_helpers import failed, ok, run, unnamed
 from click.testing import CliRunner
 from toolwire.convert import IdMap, InvalidId, ToolResult
 from toolwire.registry import Registry, format_for, reformat_for, transfer
+
+
+def _mapping(result: Any) -> Any:
+    """Return the --map-ids mapping on stderr, after the line saying the model is unknown."""
+    lines = result.stderr.splitlines()
+    assert all(" is not recorded for " in line for line in lines[:-1]), lines
+    return json.loads(lines[-1])
+
 
 TEXT = [{"type": "text", "text": "ok"}]
 
@@ -93,7 +102,7 @@ def test_format_map_ids_prints_the_mapping_on_stderr(runner: CliRunner, url: str
     assert done.exit_code == 0, done.output
     (message,) = json.loads(done.stdout)
     sent = message["content"][0]["tool_use_id"]
-    assert json.loads(done.stderr) == {"ids": {"functions.bash:0": sent}, "names": {}}
+    assert _mapping(done) == {"ids": {"functions.bash:0": sent}, "names": {}}
     assert sent == IdMap().id("anthropic", "functions.bash:0")  # what the caller can redo
     gemini = run(
         runner,
@@ -111,7 +120,7 @@ def test_format_map_ids_prints_the_mapping_on_stderr(runner: CliRunner, url: str
     )
     assert gemini.exit_code == 0, gemini.output
     name = json.loads(gemini.stdout)[0]["parts"][0]["functionResponse"]["name"]
-    assert json.loads(gemini.stderr)["names"] == {"1st tool": name}
+    assert _mapping(gemini)["names"] == {"1st tool": name}
 
 
 def test_format_from_a_wire_maps_ids_only_when_the_wire_changes(
@@ -122,15 +131,12 @@ def test_format_from_a_wire_maps_ids_only_when_the_wire_changes(
     done = run(runner, url, *args, input=json.dumps(blocks))
     assert done.exit_code == 0, done.output
     sent = json.loads(done.stdout)[0]["content"][0]["tool_use_id"]
-    assert (
-        json.loads(done.stderr)["ids"] == {"functions.bash:0": sent}
-        and sent != blocks[0]["tool_call_id"]
-    )
+    assert _mapping(done)["ids"] == {"functions.bash:0": sent} and sent != blocks[0]["tool_call_id"]
     same = ("format", "openai", "gpt-4o", "-", "--from", "openai", "--map-ids")
     done = run(runner, url, *same, input=json.dumps(blocks))
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)[0]["tool_call_id"] == "functions.bash:0"
-    assert json.loads(done.stderr) == {"ids": {}, "names": {}}
+    assert _mapping(done) == {"ids": {}, "names": {}}
 
 
 def test_format_reads_json_rpc_responses_without_taking_their_id(
@@ -138,8 +144,12 @@ def test_format_reads_json_rpc_responses_without_taking_their_id(
 ) -> None:
     response = {"jsonrpc": "2.0", "id": 3, "result": {"content": TEXT}}
     failed(run(runner, url, "format", "openai", "gpt-4o", "-", input=json.dumps(response)), "no id")
-    out = ok(
-        run(runner, url, "format", "openai", "gpt-4o", "-", "--id", "c", input=json.dumps(response))
+    out = unnamed(
+        run(
+            runner, url, "format", "openai", "gpt-4o", "-", "--id", "c", input=json.dumps(response)
+        ),
+        "openai",
+        "gpt-4o",
     )
     assert json.loads(out) == [{"role": "tool", "tool_call_id": "c", "content": "ok"}]
     error = {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Unknown tool: x"}}
@@ -175,7 +185,7 @@ def test_same_wire_to_an_engine_with_its_own_rule_maps_with_ids(
     assert done.exit_code == 0, done.output
     sent = [message["tool_call_id"] for message in json.loads(done.stdout)]
     assert sent == [first["tool_call_id"], "D681PevKs"]
-    assert json.loads(done.stderr)["ids"]["functions.bash:0"] == sent[0]
+    assert _mapping(done)["ids"]["functions.bash:0"] == sent[0]
 
 
 def test_an_engine_rule_looser_than_its_wire_is_named(runner: CliRunner, url: str) -> None:
@@ -204,5 +214,9 @@ def test_a_list_of_json_rpc_responses_needs_a_call_id_each(runner: CliRunner, ur
                   input=json.dumps(responses))  # fmt: skip
     failed(refused, 'give each entry its call id: {"id": CALL_ID')
     wrapped = [{"id": f"c{n}", "name": "t", "result": r} for n, r in enumerate(responses)]
-    out = ok(run(runner, url, "format", "openai", "gpt-4o", "-", input=json.dumps(wrapped)))
+    out = unnamed(
+        run(runner, url, "format", "openai", "gpt-4o", "-", input=json.dumps(wrapped)),
+        "openai",
+        "gpt-4o",
+    )
     assert [m["tool_call_id"] for m in json.loads(out)] == ["c0", "c1"]

@@ -114,6 +114,8 @@ def test_url_sources_need_some_native_media(registry: Registry) -> None:
 
 
 def test_the_resolution_reports_what_the_model_gets(registry: Registry) -> None:
+    # recorded: a model the engine does not know is reported as unknown_model instead
+    registry.add_model("aki-anthropic", "qwen3.6-35b", created_by="tests")
     found = _resolve(registry, "aki-anthropic", "qwen3.6-35b")
     (decisions,) = found.report([SHOT])
     assert [(d.type, d.outcome, d.reason) for d in decisions] == [
