@@ -23,12 +23,12 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from datetime import date
 from pathlib import Path
 
 import pytest
 from cli_helpers import ops_runner
 from click.testing import CliRunner
+from clock import TEST_DAY
 from toolwire.registry import evidence
 from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.db import create_engine
@@ -169,13 +169,6 @@ def _has_user(name: str) -> bool:
     except KeyError:
         return False
     return True
-
-
-#: The day evidence ages are counted to in the tests (a test may freeze another). The
-#: seed's live-verified claims were checked on 2026-09-30, so under the default policy
-#: (90 days) they turn stale on the real clock from 2026-12-30: tests of what the seed
-#: decides must not change meaning with the date they run on.
-TEST_DAY = date(2026, 12, 1)
 
 
 @pytest.fixture(autouse=True)

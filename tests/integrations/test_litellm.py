@@ -277,9 +277,10 @@ def test_the_decision_report_reaches_litellm_logging(
         "gemini",
     )
     image, pdf = report["media"]
+    # the model is recorded nowhere, and the reason says so
     assert (image["outcome"], image["reason"], image["mime"]) == (
         "placeholder",
-        "not_read",
+        "unknown_model",
         "image/png",
     )
     assert (image["message"], image["part"]) == (2, 1)

@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from toolwire.registry import resolve
 from toolwire.registry._seed import SEED_ACTOR, apply_seed, load_seed, seed
 from toolwire.registry.errors import InvalidSeed
 from toolwire.registry.store import Registry
@@ -136,7 +137,9 @@ def test_responses_wire_endpoints(shared_registry: Registry) -> None:
         ("gemini", "gemini-2.5-flash", "tool_result_images", False),
         ("gemini", "gemini-30-future", "tool_result_pdf", False),
         ("gemini-interactions", "gemini-3-flash-preview", "tool_result_images", True),
-        ("gemini-interactions", "gemini-3.1-pro-preview", "tool_result_pdf", False),
+        # the gemini-3 rule it shares with gemini claims PDFs; the wire, with no PDF
+        # form, clears them (test_interactions_resolves_no_pdf below)
+        ("gemini-interactions", "gemini-3.1-pro-preview", "tool_result_pdf", True),
         ("gemini-interactions", "gemini-2.5-flash", "tool_result_images", False),
         ("gemini-interactions", "gemma-3-1b-it", "image_input", False),  # gemini's rules
         ("minimax-anthropic", "MiniMax-M3", "image_input", True),
@@ -163,6 +166,13 @@ def test_image_and_media_rules(
     shared_registry: Registry, engine: str, model_id: str, capability: str, expected: bool
 ) -> None:
     assert _decided(shared_registry, engine, model_id, capability) is expected
+
+
+def test_interactions_resolves_no_pdf(shared_registry: Registry) -> None:
+    resolution = resolve("gemini-interactions", "gemini-3.1-pro-preview", registry=shared_registry)
+    assert resolution.capabilities["tool_result_pdf"] is False
+    assert resolution.capabilities["tool_result_images"] is True
+    assert dict(resolution.options) == {"image_input": True}
 
 
 @pytest.mark.parametrize(

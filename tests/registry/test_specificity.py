@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from cli_helpers import run
 from click.testing import CliRunner
-from conftest import TEST_DAY
+from clock import TEST_DAY
 from observe_helpers import observe
 from toolwire.registry import Registry, Resolver
 from toolwire.registry import evidence as ev
