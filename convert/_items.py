@@ -94,6 +94,8 @@ _LEADING = (
     )
     + "\u205f\u3000\ufeff"
 )
+# What URL parsers remove anywhere in a URL: ASCII tab and newlines.
+_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
 
 
 _UNCHECKED: Any = object()  # the strict base64 check has not run yet
@@ -282,9 +284,14 @@ def shown_uri(uri: str) -> str:
     """Return ``uri`` as a placeholder shows it: a ``data:`` URI without its payload.
 
     A ``data:`` URI carries the content itself (often the very base64 the
-    placeholder stands in for), so only its media type part is shown.
+    placeholder stands in for), so only its media type part is shown. It is
+    recognised as URL parsers do: after leading controls and spaces, and with
+    ASCII tabs and newlines removed wherever they are (``"da\\tta:..."`` is a
+    ``data:`` URL too).
     """
     stripped = uri.lstrip(_LEADING)
+    if "\t" in stripped or "\n" in stripped or "\r" in stripped:
+        stripped = stripped.translate(_TAB_NEWLINE)
     if stripped[:5].lower() != "data:":
         return uri
     head, comma, _ = stripped.partition(",")

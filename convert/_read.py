@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ._items import placeholder
-from ._values import canonical_json
+from ._values import canonical_json, describe
 from .errors import InvalidBlock
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "canonical_value",
     "fail",
     "flag",
+    "json_text",
     "media_item",
     "placeholder_item",
     "split_data_url",
@@ -65,7 +66,7 @@ def tool_block(wire: str, block: object, key: str, value: str) -> Mapping[str, A
     if not isinstance(block, Mapping):
         raise fail(wire, f"expected an object, not {type(block).__name__}")
     if block.get(key) != value:
-        raise fail(wire, f"expected {key} {value!r}, not {block.get(key)!r}")
+        raise fail(wire, f"expected {key} {value!r}, not {describe(block.get(key))}")
     return block
 
 
@@ -91,7 +92,7 @@ def flag(wire: str, block: Mapping[str, Any], key: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise fail(wire, f"{key} must be true or false, not {value!r}")
+        raise fail(wire, f"{key} must be true or false, not {describe(value)}")
     return value
 
 
@@ -106,6 +107,17 @@ def block_list(wire: str, value: object, where: str) -> list[Mapping[str, Any]]:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("type"), str):
             raise fail(wire, f"{where}[{index}] is not an object with a string type")
     return list(value)
+
+
+def json_text(wire: str, value: object) -> str:
+    """Return a JSON value a block holds as canonical JSON text.
+
+    :raises InvalidBlock: for a value JSON has no form for (NaN, bytes, ...).
+    """
+    try:
+        return canonical_json(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise fail(wire, f"json is not JSON: {describe(str(exc))}") from None
 
 
 def text_content(text: str) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from typing import Any
 from . import _items, _values
 from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
-from ._values import as_mapping, canonical_json
+from ._values import as_mapping, describe
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire
 from .wires import DEFAULT_PLANS, TABLE, plan, read_block
 
@@ -86,10 +86,10 @@ class ToolResult:
         if is_error is not True and is_error is not False:
             flag = as_flag(is_error)
             if flag is None:
-                raise InvalidToolResult(f"is_error must be true or false, not {is_error!r}")
+                raise InvalidToolResult(f"is_error must be true or false, not {describe(is_error)}")
             is_error = flag
         if type(result_type) is not str:
-            raise InvalidToolResult(f"result_type must be a string, not {result_type!r}")
+            raise InvalidToolResult(f"result_type must be a string, not {describe(result_type)}")
         return _build(cls, name, id, content, is_error, structured_content, result_type)
 
     @classmethod
@@ -417,12 +417,8 @@ def _build(
     if structured is None:
         structured_pair = _NO_STRUCTURED
     else:
-        frozen = _values.freeze(structured, "structured_content", string_keys=True)
-        try:
-            encoded = _values.text(canonical_json(structured))
-        except (TypeError, ValueError) as exc:
-            raise InvalidToolResult(f"structured_content is not JSON: {exc}") from None
-        structured_pair = (frozen, encoded)
+        structured_pair = _values.structured(structured)
+        encoded = structured_pair[1]
         if not source:
             string = encoded  # empty content: the string form is the structured JSON
     if cls is ToolResult:

@@ -10,12 +10,29 @@ from typing import Any
 
 from .errors import InvalidToolResult
 
-__all__ = ["MAX_DEPTH", "as_mapping", "canonical_json", "freeze", "text", "thaw"]
+__all__ = [
+    "MAX_DEPTH",
+    "WRAPPER",
+    "as_mapping",
+    "canonical_json",
+    "describe",
+    "freeze",
+    "structured",
+    "text",
+    "thaw",
+    "wrapped",
+]
 
 #: How deep a value may nest (objects and arrays). Deeper values -- and cyclic
 #: ones, which are infinitely deep -- are refused with ``InvalidToolResult``.
 MAX_DEPTH = 200
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: The key a structured value that is not an object goes under where a wire's
+#: field takes objects only (gemini ``response``, bedrock ``json``).
+WRAPPER = "result"
+#: How many characters of a string :func:`describe` shows.
+SHOWN = 80
+_BIG = 10**SHOWN
 
 
 def canonical_json(value: object) -> str:
@@ -44,17 +61,76 @@ def text(value: str) -> str:
     return value
 
 
+def describe(value: object) -> str:
+    """Return a short description of any value for an error message, in O(1).
+
+    None, booleans, small numbers and the first ``SHOWN`` characters of a
+    string are shown as ``repr`` shows them; anything else by its type name
+    (and length): never walked, so neither deep nor huge values cost anything.
+    """
+    kind = type(value)
+    if value is None or kind is bool or kind is float:
+        return repr(value)
+    if kind is int:
+        return repr(value) if -_BIG < value < _BIG else "a large int"
+    if isinstance(value, str):
+        if len(value) <= SHOWN:
+            return repr(str(value))
+        return f"{str(value)[:SHOWN]!r}... ({len(value)} characters)"
+    try:
+        size = len(value)  # type: ignore[arg-type]
+    except Exception:
+        return kind.__name__
+    return f"{kind.__name__} of length {size}"
+
+
+def structured(value: object) -> tuple[Any, str]:
+    """Return the frozen form and the canonical JSON of a ``structuredContent`` value.
+
+    The one home of what structured content may be: JSON with string keys, no
+    two keys that are equal once lone surrogates are replaced, and at most
+    ``MAX_DEPTH`` levels *as sent*: a value that is not an object goes out as
+    ``{WRAPPER: value}`` (:func:`wrapped`) on some wires, so it is measured in
+    that form, and a block toolwire wrote always reads back. The canonical JSON
+    is that of the frozen value (keys sorted after their surrogates are
+    replaced), so every wire carries the same value.
+
+    :raises InvalidToolResult: for anything else.
+    """
+    where = "structured_content"
+    if isinstance(value, Mapping):
+        frozen = freeze(value, where, string_keys=True)
+    else:
+        where = f"structured_content (sent as {{{WRAPPER!r}: value}})"
+        frozen = freeze({WRAPPER: value}, where, string_keys=True)[WRAPPER]
+    try:
+        raw = canonical_json(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidToolResult(f"structured_content is not JSON: {exc}") from None
+    encoded = text(raw)
+    if encoded is not raw:  # a surrogate was replaced: its key may sort elsewhere now
+        encoded = canonical_json(thaw(frozen))
+    return frozen, encoded
+
+
+def wrapped(frozen: Any) -> dict[str, Any]:
+    """Return a frozen structured value as a plain object: itself, or ``{WRAPPER: value}``."""
+    return thaw(frozen) if isinstance(frozen, Mapping) else {WRAPPER: thaw(frozen)}
+
+
 def freeze(value: object, where: str | int = "value", string_keys: bool = False) -> Any:
     """Return a read-only deep copy: mappings become mapping proxies, lists tuples.
 
     ``where`` names the value in an error: a description, or the index of a
     content item (``content[N]``, formatted only when there is an error).
 
-    Strings lose their lone surrogates. With ``string_keys``, a mapping key that
-    is not a string is refused (JSON objects have string keys only).
+    Strings lose their lone surrogates, keys too; two keys that become equal so
+    are refused rather than merged. With ``string_keys``, a mapping key that is
+    not a string is refused (JSON objects have string keys only).
 
     :raises InvalidToolResult: for a value nested deeper than ``MAX_DEPTH`` (or
-        cyclic), or a non-string key where ``string_keys`` asks for strings.
+        cyclic), keys equal once their surrogates are replaced, or a non-string
+        key where ``string_keys`` asks for strings.
     """
     return _freeze(value, where, string_keys, MAX_DEPTH)
 
@@ -85,9 +161,17 @@ def _freeze(value: Any, where: str | int, string_keys: bool, depth: int) -> Any:
         for key, item in value.items():
             if type(key) is str:
                 if not key.isascii():
+                    # keys are unique, so a key already there was made by a replacement
                     key = text(key)
+                    if key in out:
+                        raise InvalidToolResult(
+                            f"{_place(where)} has two keys that differ only in lone"
+                            f" surrogates (both {describe(key)} once replaced)"
+                        )
             elif string_keys:
-                raise InvalidToolResult(f"{_place(where)} has a key that is not a string: {key!r}")
+                raise InvalidToolResult(
+                    f"{_place(where)} has a key that is not a string: {describe(key)}"
+                )
             if type(item) is str:  # leaves inline: most values are strings
                 out[key] = item if item.isascii() else text(item)
             elif type(item) in _SCALARS:

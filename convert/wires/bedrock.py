@@ -68,7 +68,7 @@ from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._links import pdf_filename
 from .._options import Options
-from .._values import canonical_json, thaw
+from .._values import describe, wrapped
 from .._wire import Result, Wire
 
 #: Bedrock's documented limits, decoded bytes (MB read as 10**6: the stricter reading).
@@ -135,8 +135,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
 def _empty(result: Result) -> dict[str, Any]:
     structured = result._structured[0]
     if structured is not None:
-        value = thaw(structured)
-        return {"json": value if isinstance(structured, Mapping) else {"result": value}}
+        return {"json": wrapped(structured)}
     return {"text": EMPTY_ERROR_TEXT if result.is_error else EMPTY_TEXT}
 
 
@@ -200,7 +199,7 @@ def read(block: Any) -> _read.Read:
     call_id = _read.string_field("bedrock", data, "toolUseId")
     status = data.get("status")
     if status not in (None, "success", "error"):
-        raise _read.fail("bedrock", f"status must be 'success' or 'error', not {status!r}")
+        raise _read.fail("bedrock", f"status must be 'success' or 'error', not {describe(status)}")
     is_error = status == "error"
     content = data.get("content")
     content = [] if content is None else content
@@ -225,7 +224,7 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(part.get("text"), str):
         return {"type": "text", "text": part["text"]}
     if "json" in part:
-        return {"type": "text", "text": canonical_json(part["json"])}
+        return {"type": "text", "text": _read.json_text("bedrock", part["json"])}
     for kind in ("image", "document"):
         media = part.get(kind)
         if isinstance(media, Mapping):

@@ -41,7 +41,7 @@ from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
 from .._options import Options
-from .._values import thaw
+from .._values import WRAPPER, wrapped
 from .._wire import Result, Wire
 
 #: the API's inline request limit; a request carries the base64, so in base64 symbols
@@ -97,11 +97,9 @@ def block(result: Result, options: Options) -> dict[str, Any]:
             string = "\n".join(kept)
     structured = result._structured[0]
     if structured is None:
-        response: dict[str, Any] = {"result": string}
-    elif isinstance(structured, Mapping):
-        response = thaw(structured)
+        response: dict[str, Any] = {WRAPPER: string}
     else:
-        response = {"result": thaw(structured)}
+        response = wrapped(structured)
     call: dict[str, Any] = {"name": result.name}
     if result.id:
         call["id"] = result.id
@@ -141,8 +139,8 @@ def read(block: Any) -> _read.Read:
         raise _read.fail("gemini", f"response must be an object, not {type(response).__name__}")
     items: list[dict[str, Any]] = []
     structured = None
-    if response is not None and set(response) == {"result"} and isinstance(response["result"], str):
-        items = _read.text_content(response["result"])
+    if response is not None and set(response) == {WRAPPER} and isinstance(response[WRAPPER], str):
+        items = _read.text_content(response[WRAPPER])
     elif response is not None:
         structured = response  # {} included: toolwire writes an empty object as itself
     parts = call.get("parts") or ()

@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import _read
 from .._options import _TAG, Options
-from .._values import canonical_json
+from .._values import canonical_json, describe
 from .._wire import Result, Wire
 
 
@@ -55,7 +55,7 @@ def read(block: Any) -> _read.Read:
         raise _read.fail("hermes", f"expected a string, not {type(block).__name__}")
     opening = _OPEN.match(block)
     if opening is None:
-        raise _read.fail("hermes", f"does not start with a <tag>: {block[:40]!r}")
+        raise _read.fail("hermes", f"does not start with a <tag>: {describe(block)}")
     tag = opening.group(1)
     rest = block[opening.end() :].rstrip()
     if not rest.endswith(f"</{tag}>"):

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
+import pytest
 from convert_checks import (
     WIRES,
     assert_no_payload,
@@ -16,7 +20,8 @@ from convert_checks import (
 from convert_samples import GIF, JPEG, PDF, PNG, PNG_BIG, WAV, WEBP, WEBP_LOSSY, ZIP, b64
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolwire.convert import ToolResult, format_tool_results
+from toolwire.convert import InvalidOption, InvalidToolResult, ToolResult, format_tool_results
+from toolwire.convert.wires import _PLANS
 
 SETTINGS = settings(
     max_examples=200,
@@ -55,6 +60,9 @@ URIS = [
     "s3://bucket/" + "x" * 200,
     "relative/name.PDF",
     "data:application/pdf;base64," + b64(PDF),
+    # a data: URL to URL parsers, which remove ASCII tabs and newlines anywhere
+    "da\tta:image/png;base64," + b64(PNG),
+    "\n D\r\nATA\t:application/pdf;base64," + b64(PDF),
 ]
 
 texts = st.text(max_size=40) | st.sampled_from(
@@ -250,12 +258,34 @@ json_scalars = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | texts
 )
+#: keys a JSON object may hold that are hostile somewhere: lone surrogates (no
+#: UTF-8 body carries them; replaced by U+FFFD, which may then sort elsewhere),
+#: the replacement itself, the wrapper a non-object goes under, markup
+hostile_keys = st.sampled_from(
+    ["\ud800", "\udfff", "x\udbff", "\ufffd", "\ue000", "result", "</tool_response>", "", " "]
+)
+keys = texts | hostile_keys
+
+
+def _replaced(text: str) -> str:
+    """Return ``text`` with its lone surrogates replaced by U+FFFD (as a UTF-8 body holds it)."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", text)
+
+
+def _objects(values: st.SearchStrategy[Any], max_size: int) -> st.SearchStrategy[dict[str, Any]]:
+    """JSON objects whose keys stay distinct once their surrogates are replaced."""
+    pairs = st.lists(
+        st.tuples(keys, values), max_size=max_size, unique_by=lambda p: _replaced(p[0])
+    )
+    return pairs.map(dict)
+
+
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
+    lambda children: st.lists(children, max_size=3) | _objects(children, 3),
     max_leaves=8,
 )
-structured = st.none() | st.dictionaries(texts, json_values, max_size=4) | json_values
+structured = st.none() | _objects(json_values, 4) | json_values
 
 options = st.fixed_dictionaries(
     {},
@@ -282,13 +312,25 @@ results = st.fixed_dictionaries(
 )
 
 
+def _surrogate_free(value: Any) -> Any:
+    """Return a JSON value with lone surrogates replaced in every key and string."""
+    if isinstance(value, dict):
+        return {_replaced(key): _surrogate_free(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_surrogate_free(item) for item in value]
+    return _replaced(value) if isinstance(value, str) else value
+
+
 def _payloads_in(value: Any) -> list[str]:
-    """Return every string in ``value`` that sits where a base64 payload goes."""
+    """Return every string in ``value`` that sits where a base64 payload goes
+    (a ``data:`` URI's included)."""
     found: list[str] = []
     if isinstance(value, dict):
         for key, item in value.items():
             if key in ("data", "blob") and isinstance(item, str):
                 found.append(item)
+            elif key == "uri" and isinstance(item, str) and ";base64," in item:
+                found.append(item.partition(";base64,")[2])
             else:
                 found.extend(_payloads_in(item))
     elif isinstance(value, list):
@@ -370,7 +412,7 @@ def test_string_wires_agree_on_the_string_form(fields: dict[str, Any]) -> None:
             ""
             if fields["structured_content"] is None
             else json.dumps(
-                fields["structured_content"],
+                _surrogate_free(fields["structured_content"]),
                 sort_keys=True,
                 separators=(",", ":"),
                 ensure_ascii=False,
@@ -392,3 +434,105 @@ def test_native_media_only_where_asked(fields: dict[str, Any]) -> None:
     assert '"type": "base64"' not in anthropic
     for wire in ("openai", "ollama", "hermes"):
         assert result.to(wire, image_input=True, native_pdf=True) == result.to(wire)
+
+
+# -- hostile structured content: keys equal once replaced, depth at the limit -------------
+
+loose_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3),
+    max_leaves=8,
+)
+
+
+def _nested(depth: int, leaf: Any) -> Any:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+deep_values = st.builds(_nested, st.integers(195, 201), loose_values) | st.builds(
+    lambda depth, leaf: {"a": _nested(depth, leaf)}, st.integers(195, 201), loose_values
+)
+
+
+def _collides(value: Any) -> bool:
+    """True when some object in ``value`` has two keys equal once surrogates are replaced."""
+    if isinstance(value, dict):
+        if len({_replaced(key) for key in value}) < len(value):
+            return True
+        return any(_collides(item) for item in value.values())
+    return isinstance(value, list) and any(_collides(item) for item in value)
+
+
+def _depth(value: Any) -> int:
+    """How many objects and arrays deep ``value`` nests (iteratively: it may be deep)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            level += 1
+            deepest = max(deepest, level)
+            stack.extend(
+                (child, level) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+@SETTINGS
+@given(value=loose_values | st.dictionaries(keys, loose_values, max_size=4) | deep_values)
+def test_structured_content_is_refused_or_reads_back_on_every_wire(value: Any) -> None:
+    # a non-object is sent as {"result": value} where a wire takes objects only
+    too_deep = _depth(value) + (0 if isinstance(value, dict) else 1) > 200
+    try:
+        result = ToolResult(name="f", id="c", structured_content=value)
+    except InvalidToolResult as exc:
+        assert too_deep or _collides(value), exc
+        return
+    assert not too_deep and not _collides(value)
+    for wire in WIRES:
+        block = result.to(wire)
+        again = ToolResult.from_wire(wire, block, name="f", id="c")
+        assert again.to(wire) == block
+        if isinstance(value, dict):  # the same JSON, whatever the wire (else: the wrapper's)
+            assert again.to("openai") == result.to("openai")
+
+
+# -- option values equal (and hash-equal) to a flag, with the plan cache cold and warm ----
+
+FLAGS = ["image_input", "native_pdf", "source_blocks", "raw_bytes", "url_sources", "audience"]
+#: values equal to 0 or 1 whose hash is that of False or True; only numbers that
+#: are bool, int or float are flags
+equal_hash_values = st.sampled_from(
+    [Decimal(1), Decimal(0), Fraction(1), Fraction(0), 1.0, 0.0, 1 + 0j, 0j, 1, 0, True, False]
+)
+
+
+@SETTINGS
+@given(
+    wire=st.sampled_from(WIRES),
+    name=st.sampled_from(FLAGS),
+    value=equal_hash_values,
+    warm=st.booleans(),
+    fields=results,
+)
+def test_an_option_value_is_checked_the_same_with_the_plan_cache_cold_or_warm(
+    wire: str, name: str, value: Any, warm: bool, fields: dict[str, Any]
+) -> None:
+    result = ToolResult(**fields)
+    flag = bool(value == 1)
+    if warm:
+        result.to(wire, **{name: flag})  # the equal value's plan is cached
+        format_tool_results(wire, [result], **{name: flag})
+    else:
+        _PLANS.clear()
+    if type(value) in (bool, int, float):
+        assert result.to(wire, **{name: value}) == result.to(wire, **{name: flag})
+        assert format_tool_results(wire, [result], **{name: value}) == format_tool_results(
+            wire, [result], **{name: flag}
+        )
+    else:
+        with pytest.raises(InvalidOption):
+            result.to(wire, **{name: value})
+        with pytest.raises(InvalidOption):
+            format_tool_results(wire, [result], **{name: value})

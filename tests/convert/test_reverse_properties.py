@@ -24,7 +24,7 @@ from convert_checks import (
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_properties import _without_text_blobs, options, results
-from toolwire.convert import ID_RULES, InvalidId, ToolResult, convert_tool_results
+from toolwire.convert import ID_RULES, InvalidBlock, InvalidId, ToolResult, convert_tool_results
 
 SETTINGS = settings(
     max_examples=120,
@@ -102,3 +102,49 @@ def _text_document(item: dict[str, Any]) -> bool:
         and isinstance(source, dict)
         and source.get("type") != "base64"
     )
+
+
+# -- a wrong discriminator: described briefly, never walked or quoted whole -------------
+
+#: values where a wire's discriminator (role, type, status, is_error) goes: deep,
+#: huge, a long int, an object holding a deep value, a short wrong string
+hostile_values = st.one_of(
+    st.integers(200, 2000).map(lambda depth: _nested(depth, "x")),
+    st.integers(81, 2_000_000).map(lambda size: "x" * size),
+    st.integers(200, 4000).map(lambda digits: 10**digits),
+    st.integers(200, 2000).map(lambda depth: {"k": _nested(depth, 1)}),
+    st.text(max_size=20).filter(lambda text: text not in ("tool", "tool_result")),
+)
+
+
+def _nested(depth: int, leaf: Any) -> Any:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+def _spoiled(wire: str, block: Any, value: Any) -> Any:
+    """Return ``block`` with its discriminator replaced by ``value``."""
+    if wire in ("openai", "ollama"):
+        return {**block, "role": value}
+    if wire in ("anthropic", "responses"):
+        return {**block, "type": value}
+    if wire == "bedrock":
+        return {"toolResult": {**block["toolResult"], "status": value}}
+    if wire == "gemini":  # no discriminator but its response object
+        return {"functionResponse": {**block["functionResponse"], "response": value}}
+    return value if isinstance(value, str) and not value.startswith("<") else [value]  # hermes
+
+
+@SETTINGS
+@given(fields=results, wire=st.sampled_from(WIRES), value=hostile_values, flag=st.booleans())
+def test_a_wrong_discriminator_is_an_invalid_block_with_a_short_message(
+    fields: dict[str, Any], wire: str, value: Any, flag: bool
+) -> None:
+    block = ToolResult(**fields).to(wire)
+    spoiled = _spoiled(wire, block, value)
+    if flag and wire == "anthropic":
+        spoiled = {**block, "is_error": value}
+    with pytest.raises(InvalidBlock) as info:
+        ToolResult.from_wire(wire, spoiled)
+    assert len(str(info.value)) < 300
