@@ -120,8 +120,6 @@ def resolve_command(
         echo(f"options: {opts or '(none)'}")
 
 
-
-
 @click.command(name="format")
 @click.argument("engine", shell_complete=complete_engine)
 @click.argument("model", shell_complete=complete_model)
