@@ -118,9 +118,15 @@ def format_tool_results(
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None
-        if hoist is not None:
-            unknown["hoist"] = hoist
-        block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag, unknown)
+        block, resolved = plan(
+            wire,
+            image_input,
+            native_pdf,
+            source_blocks,
+            response_tag,
+            unknown,
+            hoist=hoist,
+        )
         if ids is not None or id_rule is not None:
             idmap, rule = prepare_ids(ids, id_rule)
             results = [

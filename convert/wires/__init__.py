@@ -58,11 +58,13 @@ def plan(
     source_blocks: object = UNSET,
     response_tag: object = UNSET,
     unknown: Mapping[str, object] | None = None,
+    *,
+    hoist: object = UNSET,
 ) -> Plan:
     """Return the block function of ``wire`` and the options it runs with.
 
     The one home of the plan cache's key: ``(wire, image_input, native_pdf,
-    source_blocks, response_tag)``, then the other options by name (sorted).
+    source_blocks, response_tag, hoist)``, then the other options by name (sorted).
     Only a key of None, bool and str values is cached: a value of another type
     is resolved (and checked) on every call, never looked up, as a value equal
     to a cached one (``Decimal(1) == True``, with the same hash) would otherwise
@@ -80,11 +82,12 @@ def plan(
         and type(native_pdf) in keyed
         and type(source_blocks) in keyed
         and type(response_tag) in keyed
+        and type(hoist) in keyed
     ):
         if not unknown:
-            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+            key = (wire, image_input, native_pdf, source_blocks, response_tag, hoist)
         elif unknown.keys() <= ALL_OPTIONS and all(type(v) in keyed for v in unknown.values()):
-            key = (wire, image_input, native_pdf, source_blocks, response_tag)
+            key = (wire, image_input, native_pdf, source_blocks, response_tag, hoist)
             key += tuple(sorted(unknown.items()))
         if key is not None:
             found = _PLANS.get(key)
@@ -99,6 +102,7 @@ def plan(
         ("native_pdf", native_pdf),
         ("source_blocks", source_blocks),
         ("response_tag", response_tag),
+        ("hoist", hoist),
     ):
         if value is not UNSET:
             given[name] = value
