@@ -30,6 +30,15 @@ REASONS: Mapping[str, str] = {
     "not_read": "the model does not read it",
     # set by the registry's resolver, never by the converter: nothing says what it reads
     "unknown_model": "the model is not recorded and no rule names it",
+    # set by the registry's resolver, which knows the claims: what would change the outcome
+    "hoist_off": (
+        "the tool message has no form for it; a hoist_media claim on the model would send"
+        " it in a user turn"
+    ),
+    "not_in_tool_result": (
+        "the model reads it in a user turn, but not inside a tool result on this wire"
+        " (on gemini: Gemini 3 and later)"
+    ),
     "too_large": "over the provider's size limit",
     "invalid_base64": "its payload is not valid base64",
     "unsupported_mime": "its MIME type (or its bytes) has no form here",

@@ -213,13 +213,44 @@ class Resolution:
     def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
         """Return, per result, what each content item becomes here and why (``convert.report``).
 
-        For an unknown model, an item the model "does not read" (``not_read``) is
-        reported as ``unknown_model``: nothing says what the model reads.
+        The reasons say what would change the outcome where the registry knows it
+        (``_why``): ``unknown_model``, ``hoist_off``, ``not_in_tool_result``.
         """
         found = [report(self.wire, result, **self.options) for result in results]
-        if self.known:
-            return found
-        return [tuple(_unknown(d) for d in decisions) for decisions in found]
+        return [tuple(self._why(d) for d in decisions) for decisions in found]
+
+    def _why(self, decision: Decision) -> Decision:
+        """Return ``decision`` with its reason saying what would change the outcome.
+
+        A placeholder for an image on a wire whose tool message has no form for it
+        (openai, ollama) names hoisting (``hoist_off``) when hoisting is off; one the
+        model "does not read" is ``unknown_model`` for an unknown model, and
+        ``not_in_tool_result`` when the model reads that kind in a user turn (its
+        ``image_input`` or ``pdf_input``) but the wire's tool result cannot carry it
+        for this model (Gemini 2.x on the gemini wire).
+        """
+        reason = decision.reason
+        if decision.outcome != "placeholder" or reason not in ("no_form", "not_read"):
+            return decision
+        kind = "image" if decision.mime.startswith("image/") else None
+        if decision.mime == "application/pdf":
+            kind = "pdf"
+        if reason == "no_form":
+            if kind != "image" or "hoist" not in wire_options(self.wire):
+                return decision
+            if self.options.get("hoist"):
+                return decision
+            reason = _HOIST_OFF
+        elif not self.known:
+            reason = _UNKNOWN_MODEL
+        elif kind is not None and carries_native(self.wire, kind):
+            if not self.capabilities.get("image_input" if kind == "image" else "pdf_input"):
+                return decision
+            reason = _NOT_IN_TOOL_RESULT
+        else:
+            return decision
+        index, type_, outcome, _, mime, size = decision.as_tuple()
+        return Decision(index, type_, outcome, reason, mime, size)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolution as JSON-ready data (wire, options, capabilities, trace)."""
@@ -279,15 +310,9 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-_UNKNOWN_MODEL = "unknown_model"  # a key of REASONS
-
-
-def _unknown(decision: Decision) -> Decision:
-    """Return ``decision`` with "the model does not read it" as "the model is unknown"."""
-    if decision.reason != "not_read":
-        return decision
-    index, type_, outcome, _, mime, size = decision.as_tuple()
-    return Decision(index, type_, outcome, _UNKNOWN_MODEL, mime, size)
+_UNKNOWN_MODEL = "unknown_model"  # keys of REASONS the resolver sets
+_HOIST_OFF = "hoist_off"
+_NOT_IN_TOOL_RESULT = "not_in_tool_result"
 
 
 class Resolver:

@@ -54,8 +54,9 @@ def test_golden_covers_every_wire_and_outcome_and_reason() -> None:
     assert {e["wire"] for case in CASES for e in case["expect"]} == set(GOLDEN_WIRES)
     assert {d["outcome"] for d in seen} == set(OUTCOMES)
     # malformed and too_large have tests of their own (no megabytes in the golden file);
-    # unknown_model is the registry's (tests/registry/test_unknown_models.py)
-    untested = {"malformed", "too_large", "unknown_model"}
+    # unknown_model, hoist_off and not_in_tool_result are the registry's
+    # (tests/registry/test_unknown_models.py, tests/registry/test_report_reasons.py)
+    untested = {"malformed", "too_large", "unknown_model", "hoist_off", "not_in_tool_result"}
     assert {d["reason"] for d in seen} - {None} == set(REASONS) - untested
 
 
