@@ -89,8 +89,10 @@ def format_tool_results(
     ollama and hermes send one tool message per result; responses one input item
     each. Options are those of :meth:`ToolResult.to`, plus ``hoist`` (openai,
     ollama): images (``image_input``) and, on openai, PDFs (``native_pdf``) go
-    in one user message after the tool messages (see ``_hoist``), and ``ids`` /
-    ``id_rule`` (see ``_idmap``).
+    in one user message after the tool messages (see ``_hoist``), ``call_ids``
+    (hermes): each tool message carries its result's call id as ``tool_call_id``,
+    as an OpenAI-compatible chat endpoint needs, and ``ids`` / ``id_rule`` (see
+    ``_idmap``).
 
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
@@ -147,13 +149,15 @@ def format_tool_results(
                 spec = TABLE[wire]
                 return _hoist(spec, results, spec.block, resolved)
             blocks.append(block(result, resolved))
-        return _ENVELOPES[wire](blocks)
+        return _ENVELOPES[wire](blocks, results, resolved)
+    if type(results) is not list:
+        results = list(results)  # the envelope reads them beside their blocks
     blocks = []
     for result in results:  # no call per result but the block's
         if type(result) is not ToolResult and not isinstance(result, ToolResult):
             _checked(result)
         blocks.append(block(result, resolved))
-    return _ENVELOPES[wire](blocks)
+    return _ENVELOPES[wire](blocks, results, resolved)
 
 
 def _checked(result: object) -> ToolResult:

@@ -19,7 +19,7 @@ __all__ = [
 
 #: Options added after the first four; each is false by default, so a call that
 #: does not pass one behaves exactly as before.
-EXTRA_FLAGS = ("raw_bytes", "url_sources", "audience", "hoist")
+EXTRA_FLAGS = ("raw_bytes", "url_sources", "audience", "hoist", "call_ids")
 ALL_OPTIONS = frozenset(
     {"image_input", "native_pdf", "source_blocks", "response_tag", *EXTRA_FLAGS}
 )
@@ -45,6 +45,9 @@ class Options(NamedTuple):
     #: openai, ollama (``format_tool_results`` only): media in one user message after
     #: the tool messages
     hoist: bool = False
+    #: hermes (``format_tool_results`` only): each tool message carries the result's
+    #: call id as ``tool_call_id`` (an OpenAI-compatible chat endpoint needs it)
+    call_ids: bool = False
 
 
 def resolve_options(

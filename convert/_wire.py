@@ -74,7 +74,8 @@ class Wire(NamedTuple):
     options: frozenset[str]
     defaults: Options
     block: Callable[[Result, Options], Any]
-    envelope: Callable[[list[Any]], list[dict[str, Any]]]
+    #: the messages of the blocks, from (blocks, the results 1:1 with them, options)
+    envelope: Callable[[list[Any], Sequence[Result], Options], list[dict[str, Any]]]
     #: why an image or PDF item does not go out natively (None: it does); wires
     #: without a native form leave it None. Read by the block and by the report.
     reason: Callable[[Any, Options], str | None] | None = None

@@ -18,8 +18,10 @@ For (engine, model, optional forced wire):
    (anthropic) the PDF goes as a document source block, so it also needs
    ``source_blocks``;
 5. converter options: ``image_input`` = tool_result_images, ``native_pdf`` =
-   tool_result_pdf, ``source_blocks``, and the engine's ``response_tag`` -- only
-   those the wire reads (``toolwire.convert.wire_options``);
+   tool_result_pdf, ``source_blocks``, the engine's ``response_tag``, and
+   ``call_ids`` when the engine's family is ``openai`` (an OpenAI-compatible chat
+   endpoint, where a tool message needs its ``tool_call_id``) -- only those the
+   wire reads (``toolwire.convert.wire_options``: ``call_ids`` on hermes);
 6. ``tool_result_url_sources`` survives only on a wire with URL sources and when
    an image or PDF goes natively; it sets ``url_sources``;
 7. ``hoist_media`` survives only on a wire that hoists (openai, ollama) and when
@@ -90,6 +92,9 @@ FLAGS = (
     "hoist_media",
 )
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
+#: The engine family of an OpenAI-compatible chat endpoint: a hermes tool message
+#: sent there carries its call id (``call_ids``).
+CHAT_FAMILY = "openai"
 _WIDTH = max(map(len, FLAGS))  # the flag column of ``explain``
 
 
@@ -780,6 +785,8 @@ def _options(
         candidates["url_sources"] = True
     if snapshot.engine.response_tag:
         candidates["response_tag"] = snapshot.engine.response_tag
+    if snapshot.engine.family == CHAT_FAMILY:  # its tool messages need tool_call_id
+        candidates["call_ids"] = True
     return {name: value for name, value in candidates.items() if name in reads}
 
 

@@ -47,7 +47,7 @@ Reading a block back (``read``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _read
@@ -190,7 +190,9 @@ def _block(item: Any, options: Options) -> dict[str, Any] | None:
     return {"type": "text", "text": item.text}
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the one user message that carries every ``tool_result`` block."""
     return [{"role": "user", "content": blocks}]
 

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -169,7 +169,9 @@ def _unique(name: str, taken: set[str]) -> str:
     return found
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the one user message that carries every ``toolResult`` block."""
     return [{"role": "user", "content": blocks}]
 

@@ -33,7 +33,7 @@ part, a non-string name or id, or a ``response`` that is not an object:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _items, _read
@@ -116,7 +116,9 @@ def reason(item: Any, options: Options) -> str | None:
     return native_media(item, options, IMAGE_FORM, PDF_FORM)[0]
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the one user content that carries every ``functionResponse`` part."""
     return [{"role": "user", "parts": blocks}]
 

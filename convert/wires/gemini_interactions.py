@@ -58,7 +58,7 @@ the three forms: ``InvalidBlock``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _read
@@ -170,7 +170,9 @@ def reason(item: Any, options: Options) -> str | None:
     return native_media(item, options, IMAGE_FORM, None)[0]
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the interaction's input steps, one ``function_result`` per result."""
     return blocks
 

@@ -6,7 +6,10 @@
 - ``</`` inside the JSON is escaped as ``<\\/`` (the same JSON string), so text
   from the tool cannot close the tag early.
 - The content is the string form; no native media form, placeholders only.
-- Envelope: one ``{"role": "tool", "content": BLOCK}`` message per result.
+- Envelope: one ``{"role": "tool", "content": BLOCK}`` message per result; with the
+  option ``call_ids`` (``format_tool_results`` only; an OpenAI-compatible chat
+  endpoint, where a tool message needs it) a result with a call id adds
+  ``"tool_call_id": ID`` (a result without one goes without the key).
 
 Reading a block back (``read``): one ``<TAG>...</TAG>`` frame with any tag name
 (surrounding whitespace allowed), its body a JSON object. ``name`` is the tool
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .. import _read
@@ -36,9 +40,18 @@ def block(result: Result, options: Options) -> str:
     return f"<{tag}>\n{body}\n</{tag}>"
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
-    """Return one tool message per tagged response."""
-    return [{"role": "tool", "content": text} for text in blocks]
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
+    """Return one tool message per tagged response (with its call id under ``call_ids``)."""
+    if not options.call_ids:
+        return [{"role": "tool", "content": text} for text in blocks]
+    return [
+        {"role": "tool", "tool_call_id": result.id, "content": text}
+        if result.id
+        else {"role": "tool", "content": text}
+        for text, result in zip(blocks, results, strict=True)
+    ]
 
 
 # -- reader: a tagged response back to the fields of a ToolResult --------------------
@@ -76,7 +89,7 @@ def read(block: Any) -> _read.Read:
 WIRE = Wire(
     name="hermes",
     native={},
-    options=frozenset({"response_tag"}),
+    options=frozenset({"response_tag", "call_ids"}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -20,6 +20,7 @@ Not a ``role: tool`` message, or a non-string name, id, content or image:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .. import _base64, _read
@@ -51,7 +52,9 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     return out
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the tool messages, one per result."""
     return blocks
 

@@ -23,6 +23,7 @@ neither a string nor a list of typed parts: ``InvalidBlock``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .. import _read
@@ -56,7 +57,9 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": result.id, "content": result._string}
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the tool messages, one per result."""
     return blocks
 

@@ -38,7 +38,7 @@ string nor a list of typed parts: ``InvalidBlock``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -127,7 +127,9 @@ def reason(item: Any, options: Options) -> str | None:
     return native_media(item, options, FORM, FORM)[0]
 
 
-def envelope(blocks: list[Any]) -> list[dict[str, Any]]:
+def envelope(
+    blocks: list[Any], results: Sequence[Result], options: Options
+) -> list[dict[str, Any]]:
     """Return the input items, one ``function_call_output`` per result."""
     return blocks
 

@@ -674,8 +674,15 @@ def check_envelope(
     elif wire == "hermes":
         if len(messages) != count:
             raise SchemaError("$: one message per result")
+        call_ids = bool((options or {}).get("call_ids"))
         for message in messages:
-            if set(message) != {"role", "content"} or message["role"] != "tool":
+            keys = {"role", "content"}
+            if call_ids and "tool_call_id" in message:  # an OpenAI-compatible tool message
+                keys.add("tool_call_id")
+                if not message["tool_call_id"]:
+                    raise SchemaError(f"$: an empty tool_call_id is left out: {message!r}")
+                check_typed(message, ChatCompletionToolMessageParam, "$")
+            if set(message) != keys or message["role"] != "tool":
                 raise SchemaError(f"$: a hermes message is role tool + content: {message!r}")
             OllamaMessage.model_validate(message)
             check_block("hermes", message["content"], options)

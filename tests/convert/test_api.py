@@ -119,7 +119,7 @@ def test_wire_options_say_which_options_each_wire_reads() -> None:
         "responses": {"image_input", "native_pdf", "url_sources"},
         "gemini": {"image_input", "native_pdf", "url_sources"},
         "ollama": {"hoist", "image_input"},
-        "hermes": {"response_tag"},
+        "hermes": {"call_ids", "response_tag"},
         "bedrock": {"image_input", "native_pdf", "raw_bytes"},
         "gemini-interactions": {"image_input"},
     }
@@ -246,6 +246,7 @@ def test_options_are_the_documented_ones() -> None:
         "url_sources",
         "audience",
         "hoist",
+        "call_ids",
     } == OPTIONS
 
 

@@ -204,6 +204,18 @@ def test_hermes_with_tags_is_accepted(tag: str) -> None:
         check_envelope("hermes", format_tool_results("hermes", [result], **options), 1, options)
 
 
+@pytest.mark.parametrize("case", list(CASES))
+def test_hermes_with_call_ids_is_an_openai_tool_message(case: str) -> None:
+    for name, id_ in NAMES_AND_IDS:
+        result = ToolResult(name=name, id=id_, **CASES[case])
+        options = {"call_ids": True}
+        messages = format_tool_results("hermes", [result, result], **options)
+        check_envelope("hermes", messages, 2, options)  # openai's ChatCompletionToolMessageParam
+        for message in messages:
+            assert message.get("tool_call_id") == (id_ or None)
+            assert message["content"] == result.to("hermes", **options) == result.to("hermes")
+
+
 def test_ids_are_passed_through_unchanged_where_the_wire_takes_them() -> None:
     fields = {
         "anthropic": lambda block: block["tool_use_id"],

@@ -13,7 +13,9 @@ import struct
 import zlib
 from typing import Any
 
+import pydantic
 import pytest
+from openai.types.chat import ChatCompletionToolMessageParam
 from toolwire.convert import ToolResult
 from toolwire.registry import Registry, format_for
 
@@ -202,7 +204,9 @@ def read_payload(payload: list[Any]) -> tuple[str, dict[str, str]]:
     content = message["content"]
     if content.startswith("<tool_response>\n"):
         assert content.endswith("\n</tool_response>") and "<tool_call>" not in content
-        assert set(message) == {"role", "content"}
+        # the call id goes along on an OpenAI-compatible endpoint only (see the tests below)
+        assert set(message) in ({"role", "content"}, {"role", "tool_call_id", "content"})
+        assert message.get("tool_call_id", "call_01") == "call_01"
         body = json.loads(
             content.removeprefix("<tool_response>\n").removesuffix("\n</tool_response>")
         )
@@ -383,6 +387,29 @@ def test_several_results_keep_their_ids_and_order(registry: Registry) -> None:
     assert payload[1] == {"role": "tool", "tool_call_id": "call_02", "content": "pong"}
     (message,) = format_for("anthropic", "claude-sonnet-4-5", [RESULT, second], registry=registry)
     assert [b["tool_use_id"] for b in message["content"]] == ["call_01", "call_02"]
+
+
+@pytest.mark.parametrize(
+    ("engine", "model"), [("nousresearch", "Hermes-4-405B"), ("aki-openai", "qwen3.6-35b")]
+)
+def test_hermes_on_an_openai_compatible_endpoint_carries_the_call_ids(
+    registry: Registry, engine: str, model: str
+) -> None:
+    unnamed = ToolResult(name="ping", id="", content=[{"type": "text", "text": "pong"}])
+    payload = format_for(engine, model, [RESULT, unnamed], registry=registry)
+    assert read_payload(payload[:1])[0] == "hermes"
+    assert payload[0]["tool_call_id"] == "call_01"
+    assert set(payload[1]) == {"role", "content"}  # no id: no key
+    checked = pydantic.TypeAdapter(ChatCompletionToolMessageParam).validate_python(payload[0])
+    assert checked == payload[0]
+
+
+def test_hermes_forced_on_another_family_sends_no_call_id(registry: Registry) -> None:
+    (message,) = format_for(
+        "anthropic", "claude-sonnet-4-5", [RESULT], wire="hermes", registry=registry
+    )
+    assert read_payload([message])[0] == "hermes"
+    assert set(message) == {"role", "content"}
 
 
 def test_min_evidence_live_verified_keeps_only_live_verified_media(registry: Registry) -> None:

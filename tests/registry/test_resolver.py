@@ -139,7 +139,8 @@ def test_nousresearch_picks_the_wire_per_model(registry: Registry, model: str, w
         assert found.wire_from.startswith("rule:")
     else:
         assert found.wire_from == "engine"
-    assert dict(found.options) == {}  # neither wire reads an option; no response_tag set
+    # no response_tag set; the hermes wire on this OpenAI-compatible endpoint sends call ids
+    assert dict(found.options) == ({"call_ids": True} if wire == "hermes" else {})
 
 
 def test_hermes_engine_with_its_own_tag(registry: Registry) -> None:
@@ -153,10 +154,32 @@ def test_hermes_engine_with_its_own_tag(registry: Registry) -> None:
         created_by="tests",
     )
     found = _resolve(registry, "hermes-lab", "Hermes-4-14B")
-    assert dict(found.options) == {"response_tag": "function_result"}
+    assert dict(found.options) == {"response_tag": "function_result", "call_ids": True}
     (message,) = found.format([_text_result()])
     assert message["content"].startswith("<function_result>\n")
     assert message["content"].endswith("\n</function_result>")
+    assert message["tool_call_id"] == "call_1"
+
+
+def test_hermes_call_ids_follow_the_engine_family(registry: Registry) -> None:
+    registry.add_engine(
+        "hermes-native",
+        provider="a server with its own chat API",
+        family="hermes",
+        default_wire="hermes",
+        kind="self-hosted",
+        created_by="tests",
+    )
+    found = _resolve(registry, "hermes-native", "Hermes-4-14B")
+    assert dict(found.options) == {}
+    (message,) = found.format([_text_result()])
+    assert set(message) == {"role", "content"}
+    # forced onto hermes, an engine of another family sends no call ids either
+    forced = _resolve(registry, "anthropic", "claude-sonnet-4-5", wire="hermes")
+    assert forced.wire == "hermes" and "call_ids" not in forced.options
+    # and an OpenAI-compatible engine sets the option only where the wire reads it
+    assert "call_ids" not in _resolve(registry, "openai", "gpt-4o").options
+    assert _resolve(registry, "vllm", "Hermes-4-14B", wire="hermes").options["call_ids"] is True
 
 
 def _text_result() -> Any:
