@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._api import format_tool_results
+from ._idrules import kept as kept_refusal
 from ._result import ToolResult
 from .errors import InvalidBlock, InvalidId, InvalidOption, UnknownWire
 from .wires import TABLE
@@ -79,20 +80,9 @@ def convert_tool_results(
             **unknown,
         )
     except InvalidId as exc:
-        if not kept or "; pass ids=IdMap()" not in str(exc):
+        if not kept:
             raise
-        # the advice to pass ids=IdMap() does not hold here: say why the ids are kept
-        head = str(exc).split("; pass ids=IdMap()", 1)[0]
-        raise InvalidId(
-            f"{head}; from the {target_wire} wire to itself ids and names go back to the"
-            " provider that minted them unchanged, so ids=IdMap() leaves them alone: give"
-            " id_rule= the rule of the provider behind the route (such as 'mistral' on"
-            " openai) to map them, or fix the block at its source",
-            wire=exc.wire,
-            value=exc.value,
-            rule=exc.rule,
-            kind=exc.kind,
-        ) from None
+        raise kept_refusal(exc) from None
 
 
 def _other_rule(wire: str, id_rule: object) -> bool:

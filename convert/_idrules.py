@@ -61,13 +61,19 @@ def shown(value: str) -> str:
     return repr(value)
 
 
+#: The fix for a value an ``IdMap`` can map, by kind.
+_MAP_FIX = {
+    "id": "pass ids=IdMap() to map it to one the API accepts",
+    "name": "pass ids=IdMap() (it maps names too) to map it to one the API accepts",
+}
+
+
 def _fail(rule: IdRule, value: str, wire: str, kind: str) -> InvalidId:
     what = "call id" if kind == "id" else "tool name"
     if kind == "name" and not value:  # an IdMap maps a name, it cannot invent one
         fix = "pass names={call id: tool name}: the block carries no tool name"
     else:
-        fix = "pass " + ("ids=IdMap()" if kind == "id" else "ids=IdMap() (it maps names too)")
-        fix += " to map it to one the API accepts"
+        fix = _MAP_FIX[kind]
     return InvalidId(
         f"{wire} wire: {what} {shown(value)} breaks the {rule.name} rule"
         f" ({rule.pattern}: {rule.description}); {fix}",
@@ -75,6 +81,29 @@ def _fail(rule: IdRule, value: str, wire: str, kind: str) -> InvalidId:
         value=value,
         rule=rule.name,
         kind=kind,
+    )
+
+
+def kept(refused: InvalidId) -> InvalidId:
+    """Return ``refused`` as said of a conversion from a wire to itself.
+
+    There ids and names go back to the provider that minted them unchanged, so an
+    ``IdMap`` is not applied and the advice to pass one does not hold; a refusal with
+    another fix is returned as it is.
+    """
+    fix = "; " + _MAP_FIX.get(refused.kind, "")
+    message = str(refused)
+    if not message.endswith(fix):
+        return refused
+    return InvalidId(
+        f"{message.removesuffix(fix)}; from the {refused.wire} wire to itself ids and names"
+        " go back to the provider that minted them unchanged, so ids=IdMap() leaves them"
+        " alone: give id_rule= the rule of the provider behind the route (such as"
+        " 'mistral' on openai) to map them, or fix the block at its source",
+        wire=refused.wire,
+        value=refused.value,
+        rule=refused.rule,
+        kind=refused.kind,
     )
 
 
