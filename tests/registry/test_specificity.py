@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from clock import TEST_DAY
 from observe_helpers import observe
 from toolwire.registry import Registry, Resolver
-from toolwire.registry import evidence as ev
+from toolwire.registry._seed import parse_documents
 from toolwire.registry.catalog import import_catalog, installed_catalog
+from toolwire.registry.transfer import import_document
 
 #: Weakest first: the order the test's own oracle ranks by.
 RANK = ("unverified", "inferred", "documented", "live-verified")
@@ -56,44 +57,52 @@ def _expected(
     return "none", False
 
 
-def _claim(hold: tuple[str, bool]) -> dict[str, Any]:
+def _claim(tier: str, hold: tuple[str, bool]) -> dict[str, Any]:
+    """The seed-shaped claim ``tier`` holds."""
     status, stale = hold
     return {
+        "capability": CAPABILITY,
+        "value": VALUES[tier],
         "status": status,
         "evidence": "test",
         "verified_at": OLD_DAY if stale else FRESH_DAY,
-        "recorded_by": "tests",
     }
 
 
-@pytest.fixture
-def tiers(registry: Registry) -> Registry:
-    """One engine per engine-tier hold, one model per (model, rule) hold on each."""
-    with registry.batch() as writer:
-        ev.set_evidence_policy(writer, "documented", 365, recorded_by="tests")
+@pytest.fixture(scope="module")
+def tiers(shared_registry: Registry) -> Registry:
+    """One engine per engine-tier hold, one model per (model, rule) hold on each.
+
+    Imported as one document (the bulk path), once per backend: the module's shared
+    registry gains the ``tier-*`` engines and a policy, which only the read-only tests
+    below read.
+    """
+    engines = []
     for engine_hold in HOLDS:
-        engine = f"tier-{_name(engine_hold)}"
-        registry.add_engine(
-            engine,
-            provider="tests",
-            family="tests",
-            default_wire="openai",
-            kind="first-party",
-            created_by="tests",
-        )
-        if engine_hold is not None:
-            registry.set_claim(engine, CAPABILITY, VALUES["engine"], **_claim(engine_hold))
+        rules, models = [], []
         for model_hold, rule_hold in itertools.product(HOLDS, HOLDS):
             model = f"m-{_name(model_hold)}-r-{_name(rule_hold)}"
             if rule_hold is not None:
-                registry.add_rule(engine, model, regex=False, created_by="tests")
-                registry.set_claim(
-                    engine, CAPABILITY, VALUES["rule"], rule=model, **_claim(rule_hold)
-                )
+                rules.append({"exact": model, "claim": [_claim("rule", rule_hold)]})
             if model_hold is not None:
-                registry.set_claim(
-                    engine, CAPABILITY, VALUES["model"], model=model, **_claim(model_hold)
-                )
+                models.append({"id": model, "claim": [_claim("model", model_hold)]})
+        engines.append(
+            {
+                "name": f"tier-{_name(engine_hold)}",
+                "provider": "tests",
+                "family": "tests",
+                "default_wire": "openai",
+                "kind": "first-party",
+                "claim": [] if engine_hold is None else [_claim("engine", engine_hold)],
+                "rule": rules,
+                "model": models,
+            }
+        )
+    policy = [{"status": "documented", "max_age_days": 365}]
+    document = {"engine": engines, "evidence_policy": policy}
+    data = parse_documents([("tiers", document)], require_source=False)
+    import_document(shared_registry, data, source="tests", by="tests")
+    registry = shared_registry
     return registry
 
 
