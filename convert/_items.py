@@ -466,9 +466,10 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         title = raw.get("title")
         if isinstance(title, str) and title.strip():
             # a title names the file on the wires that take a name (bedrock, responses),
-            # and such a block is what a reader gives back for a named PDF: its size shows
+            # and such a block is what a reader gives back for a named PDF: its name and
+            # size show, as a resource's URI and size do
             item.title = title
-            item.text = placeholder("document", "application/pdf", size=item.size)
+            item.text = placeholder("document", "application/pdf", title, item.size)
         else:
             item.text = placeholder("document", "application/pdf")
         item.cache_control = _cache_control(raw.get("cache_control"))

@@ -188,7 +188,7 @@ def test_a_pdf_sent_without_a_name_reads_back_without_a_title(wire: str) -> None
     assert "title" not in back.to("anthropic")["content"][0]
 
 
-# -- a document read back shows its size where it cannot go ------------------------------
+# -- a document read back shows its name and size where it cannot go ---------------------
 
 
 @pytest.mark.parametrize("title", [None, "Q3 report"])
@@ -197,15 +197,19 @@ def test_a_read_back_anthropic_document_shows_its_size(title: str | None) -> Non
     back = ToolResult.from_wire("anthropic", block)
     assert back.to("anthropic") == block  # the very block
     text = back.to("openai")["content"]
-    kind = "resource" if title is None else "document"
-    assert text == f"[{kind}] application/pdf ({len(PDF)} bytes)"
+    shown = (
+        "[resource] application/pdf" if title is None else f"[document] application/pdf <{title}>"
+    )
+    assert text == f"{shown} ({len(PDF)} bytes)"
 
 
 @pytest.mark.parametrize("wire", ["bedrock", "responses"])
-def test_a_read_back_named_pdf_shows_its_size(wire: str) -> None:
+def test_a_read_back_named_pdf_shows_its_name_and_size(wire: str) -> None:
     sent = _result("tooluse_1", _pdf("file:///r/Q3.pdf")).to(wire, **NATIVE)
-    back = ToolResult.from_wire(wire, sent)
-    assert back.to("openai")["content"] == f"[document] application/pdf ({len(PDF)} bytes)"
+    back = ToolResult.from_wire(wire, sent, name="fetch")
+    expected = f"[document] application/pdf <Q3> ({len(PDF)} bytes)"
+    assert back.to("openai")["content"] == expected
+    assert back.to("gemini")["functionResponse"]["response"]["result"] == expected
     image = ToolResult.from_wire(
         "anthropic",
         {
