@@ -167,17 +167,20 @@ def document_name(uri: str, title: str = "") -> str:
     return name or DEFAULT_NAME
 
 
-def _unique(name: str, taken: set[str], stem: str | None = None) -> str:
-    """Return ``name``, or ``STEM (N)`` when it is in ``taken`` (the first N from 2 that
-    is free; ``stem`` defaults to ``name``); add what it returns to ``taken``."""
+def _unique(name: str, taken: set[str]) -> str:
+    """Return ``name``, or ``name (N)`` when it is already used in this block."""
     found, number = name, 1
-    stem = name if stem is None else stem
     while found in taken:
         number += 1
-        suffix = f" ({number})"
-        found = stem[: MAX_NAME - len(suffix)].rstrip() + suffix
+        found = _numbered(name, number)
     taken.add(found)
     return found
+
+
+def _numbered(stem: str, number: int) -> str:
+    """Return ``STEM (N)``, the stem cut to keep it within ``MAX_NAME``."""
+    suffix = f" ({number})"
+    return stem[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
 def envelope(
@@ -188,7 +191,10 @@ def envelope(
     Its document names are made unique across the blocks (each block's are already).
     """
     if len(blocks) > 1:
-        _unique_across(blocks)
+        for result in results:
+            if result._texts is None:  # not all plain text: there may be documents
+                _unique_across(blocks)
+                break
     return [{"role": "user", "content": blocks}]
 
 
@@ -200,19 +206,27 @@ def _unique_across(blocks: list[Any]) -> None:
     later document there keeps; a name that already ends in `` (N)`` is numbered
     from its stem (``r (2)`` again becomes ``r (3)``, not ``r (2) (2)``).
     """
-    taken: set[str] = set()
+    taken: set[str] = set()  # the names of the earlier blocks
+    numbers: dict[str, int] = {}  # stem -> the last N tried: every N up to it is taken
     for each in blocks:
         documents = [
             part["document"] for part in each["toolResult"]["content"] if "document" in part
         ]
         if not documents:
             continue
-        avoid = taken | {document["name"] for document in documents}
+        here = {document["name"] for document in documents}
         for document in documents:
             name = document["name"]
             if name in taken:
-                document["name"] = _unique(name, avoid, _NUMBERED.sub("", name) or name)
-            taken.add(document["name"])
+                stem = _NUMBERED.sub("", name) or name
+                number = numbers.get(stem, 1)
+                while name in taken or name in here:
+                    number += 1
+                    name = _numbered(stem, number)
+                numbers[stem] = number
+                here.add(name)
+                document["name"] = name
+        taken |= here
 
 
 # -- reader: a toolResult block back to the fields of a ToolResult --------------------
