@@ -11,18 +11,17 @@ import pytest
 from served import TOKEN, Served
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + b"\0" * 64
+PNG_B64 = base64.b64encode(PNG).decode()
 RESULT = {
     "id": "tooluse_1",
     "name": "shot",
-    "content": [{"type": "image", "data": base64.b64encode(PNG).decode(), "mimeType": "image/png"}],
+    "content": [{"type": "image", "data": PNG_B64, "mimeType": "image/png"}],
 }
 MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"
 BLOCK = {
     "toolResult": {
         "toolUseId": "tooluse_1",
-        "content": [
-            {"image": {"format": "png", "source": {"bytes": RESULT["content"][0]["data"]}}}
-        ],  # type: ignore[index]
+        "content": [{"image": {"format": "png", "source": {"bytes": PNG_B64}}}],
         "status": "success",
     }
 }
