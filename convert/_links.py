@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from ._items import LINK
 
-__all__ = ["DEFAULT_FILENAME", "https", "link_kind", "link_reason", "pdf_filename", "pdf_title"]
+__all__ = ["https", "link_kind", "link_reason", "pdf_filename", "pdf_title"]
 
 MAX_FILENAME = 128
 DEFAULT_FILENAME = "document.pdf"
