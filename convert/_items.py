@@ -26,7 +26,8 @@ How a wire reads an item:
 
 - ``kind`` (one of the constants), ``text`` (its string form: the text, or the
   metadata-only placeholder), ``mime``, ``uri``, ``size`` (decoded bytes, from
-  the length), ``cache_control``, ``block`` (NATIVE).
+  the length), ``cache_control``, ``block`` (NATIVE), ``title`` (a PDF's, from an
+  Anthropic ``document`` block: the name bedrock and responses give the file).
 - ``raw`` is an IMAGE or PDF payload *as given*: it has passed only the O(1)
   screen of :func:`_base64.screen` and must never be sent as it is. A wire that
   would send it calls ``item.native(limit)``, which returns ``(data, "")`` with
@@ -121,6 +122,7 @@ class Item:
         "size",
         "tag",
         "text",
+        "title",
         "uri",
     )
 
@@ -137,6 +139,7 @@ class Item:
         tag: str = "",
         declared: str = "",
         reason: str = "",
+        title: str = "",
     ) -> None:
         self.kind = kind
         self.text = text  # the string form of this item
@@ -150,6 +153,7 @@ class Item:
         self.cache_control = cache_control
         self.block = block  # Anthropic block to pass through (NATIVE)
         self.reason = reason  # why an OTHER item is a placeholder (see the module docstring)
+        self.title = title  # the title an Anthropic document block gave a PDF ("": none)
 
     def native(self, limit: int, url: bool = False) -> tuple[str | None, str]:
         """Return ``(clean base64, "")`` to send, or ``(None, placeholder)`` instead.
@@ -459,7 +463,15 @@ def _native_document(raw: Mapping[str, Any]) -> Item:
         item = blob("document", source.get("data"), "application/pdf", "")
         if item.kind != PDF:
             return item
-        item.text = placeholder("document", "application/pdf")
+        title = raw.get("title")
+        if isinstance(title, str) and title.strip():
+            # a title names the file on the wires that take a name (bedrock, responses),
+            # and such a block is what a reader gives back for a named PDF: its name and
+            # size show, as a resource's URI and size do
+            item.title = title
+            item.text = placeholder("document", "application/pdf", title, item.size)
+        else:
+            item.text = placeholder("document", "application/pdf")
         item.cache_control = _cache_control(raw.get("cache_control"))
         return item
     elif stype == "url" and isinstance(source.get("url"), str) and source["url"]:

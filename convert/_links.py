@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from ._items import LINK
 
-__all__ = ["https", "link_kind", "link_reason", "pdf_filename"]
+__all__ = ["https", "link_kind", "link_reason", "pdf_filename", "pdf_title"]
 
 MAX_FILENAME = 128
 DEFAULT_FILENAME = "document.pdf"
@@ -56,22 +56,34 @@ def https(uri: str) -> bool:
         return False
 
 
-def pdf_filename(uri: str) -> str:
-    """Return the ``input_file`` filename for a PDF resource URI.
+def pdf_filename(uri: str, title: str = "") -> str:
+    """Return the ``input_file`` filename for a PDF resource URI, or for its ``title``.
 
-    The percent-decoded last segment of the URI's hierarchical path, ``.pdf``
+    The ``title`` when there is one (an Anthropic ``document`` block's), else the
+    percent-decoded last segment of the URI's hierarchical path; ``.pdf``
     appended when missing; ``document.pdf`` for an opaque URI (``urn:``,
     ``data:``) or an empty path. Path separators and control characters are
     removed and the length is bounded.
     """
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return DEFAULT_FILENAME
-    if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
-        return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
-    name = unquote(parts.path.rsplit("/", 1)[-1])
+    if title:
+        name = title
+    else:
+        try:
+            parts = urlsplit(uri)
+        except ValueError:
+            return DEFAULT_FILENAME
+        if parts.scheme and not parts.netloc and not parts.path.startswith("/"):
+            return DEFAULT_FILENAME  # opaque: urn:, data:, mailto: ...
+        name = unquote(parts.path.rsplit("/", 1)[-1])
     name = "".join(ch for ch in name if ch.isprintable() and ch not in "/\\").strip()
     stem = name[:-4] if name.lower().endswith(".pdf") else name
     stem = stem.lstrip(". ")[: MAX_FILENAME - 4].rstrip()  # no hidden or dot-only names
     return stem + ".pdf" if stem else DEFAULT_FILENAME
+
+
+def pdf_title(filename: str) -> str:
+    """Return the title a PDF's ``filename`` stands for: without ``.pdf``; ``""`` for
+    ``document.pdf`` (what a PDF without a name or title is sent as) or no name."""
+    if not filename or filename == DEFAULT_FILENAME:
+        return ""
+    return filename[:-4] if filename.lower().endswith(".pdf") else filename

@@ -29,6 +29,7 @@ __all__ = [
     "flag",
     "json_text",
     "media_item",
+    "pdf_item",
     "placeholder_item",
     "split_data_url",
     "standard_base64",
@@ -143,6 +144,22 @@ def media_item(mime: str, data: object, uri: str = "") -> dict[str, Any]:
     if kind in ("image", "audio"):
         return {"type": kind, "data": data, "mimeType": mime}
     return {"type": "resource", "resource": {"uri": uri, "mimeType": mime, "blob": data}}
+
+
+def pdf_item(data: object, title: str = "", uri: str = "") -> dict[str, Any]:
+    """Return the item of a base64 (or bytes) PDF a block names.
+
+    With a ``title``: an Anthropic ``document`` block carrying it (the one content
+    item with a title, so writing it again names the file as it was named); else
+    an embedded blob resource at ``uri``. Either way a wire without a document
+    form shows its size, as for images.
+    """
+    if not title:
+        return media_item("application/pdf", data, uri)
+    if isinstance(data, (bytes, bytearray)):
+        data = binascii.b2a_base64(data, newline=False).decode("ascii")
+    source = {"type": "base64", "media_type": "application/pdf", "data": data}
+    return {"type": "document", "source": source, "title": title}
 
 
 #: MIME types named by a URL path's extension, for a URL source that states none.

@@ -175,17 +175,23 @@ class Resolution:
             return None
         return unnamed_model(self.engine, self.model, self.suggestions)
 
-    def format(self, results: Iterable[ToolResult], *, ids: IdMap | None = None) -> list[Any]:
+    def format(
+        self, results: Iterable[ToolResult], *, ids: IdMap | None = None, raw_bytes: bool = False
+    ) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options.
 
         Ids and names are checked under the engine's id rule (else the wire's), or
-        mapped by ``ids``.
+        mapped by ``ids``. ``raw_bytes``: payloads as ``bytes`` where the wire carries
+        blobs (bedrock, for boto3, which base64-encodes them itself); other wires
+        ignore it.
 
         :raises InvalidId: for an id or name the rule refuses (without ``ids``).
         """
-        if ids is None and self.id_rule is None:
+        if ids is None and self.id_rule is None and raw_bytes is False:
             return format_tool_results(self.wire, results, **self.options)
-        return format_tool_results(self.wire, results, **self.options, **self._ids(ids))
+        return format_tool_results(
+            self.wire, results, **self.options, **self._ids(ids), **_raw(raw_bytes)
+        )
 
     def reformat(
         self,
@@ -194,19 +200,26 @@ class Resolution:
         *,
         names: Mapping[str, str] | None = None,
         ids: IdMap | None = None,
+        raw_bytes: bool = False,
     ) -> list[Any]:
         """Return tool-result ``blocks`` of ``source_wire`` re-targeted to this resolution.
 
         See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name;
         ``ids``: an ``IdMap``, used when the wire changes or the engine has a rule of
-        its own).
+        its own; ``raw_bytes`` as in :meth:`format`).
 
         :raises InvalidBlock: for a block that is not of ``source_wire``.
         :raises UnknownWire: for a source wire not in ``WIRES``.
         :raises InvalidId: for an id or name the rule refuses (without ``ids``).
         """
         return convert_tool_results(
-            source_wire, self.wire, blocks, names=names, **self.options, **self._ids(ids)
+            source_wire,
+            self.wire,
+            blocks,
+            names=names,
+            **self.options,
+            **self._ids(ids),
+            **_raw(raw_bytes),
         )
 
     def _ids(self, ids: IdMap | None) -> dict[str, Any]:
@@ -459,12 +472,13 @@ class Resolver:
         min_evidence: str | None = None,
         ids: IdMap | None = None,
         strict: bool = False,
+        raw_bytes: bool = False,
     ) -> list[Any]:
         """Resolve, then return ``results`` formatted for the wire and options found."""
         resolution = self.resolve(
             engine, model, wire=wire, min_evidence=min_evidence, strict=strict
         )
-        return resolution.format(results, ids=ids)
+        return resolution.format(results, ids=ids, raw_bytes=raw_bytes)
 
     # -- cache ----------------------------------------------------------------------
 
@@ -860,6 +874,7 @@ def format_for(
     min_evidence: str | None = None,
     ids: IdMap | None = None,
     strict: bool = False,
+    raw_bytes: bool = False,
 ) -> list[Any]:
     """Return ``results`` as the messages ``model`` on ``engine`` should receive.
 
@@ -867,7 +882,9 @@ def format_for(
     Call ids are checked under the engine's id rule (``mistral``: 9 letters and
     digits), else the wire's; ``ids`` (an ``IdMap``) maps them instead. ``strict``: a
     model that no recorded model nor rule names is an error, not a guess from the
-    engine's claims.
+    engine's claims. ``raw_bytes``: image and document payloads as ``bytes`` on the
+    bedrock wire, as boto3 takes them (it base64-encodes blobs itself; the default
+    base64 strings are the HTTP API's JSON form, which boto3 would encode again).
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
@@ -876,7 +893,14 @@ def format_for(
     """
     resolver = _resolver_for(registry)
     return resolver.format_for(
-        engine, model, results, wire=wire, min_evidence=min_evidence, ids=ids, strict=strict
+        engine,
+        model,
+        results,
+        wire=wire,
+        min_evidence=min_evidence,
+        ids=ids,
+        strict=strict,
+        raw_bytes=raw_bytes,
     )
 
 
@@ -892,6 +916,7 @@ def reformat_for(
     min_evidence: str | None = None,
     ids: IdMap | None = None,
     strict: bool = False,
+    raw_bytes: bool = False,
 ) -> list[Any]:
     """Return tool-result ``blocks`` of ``source_wire`` as the messages ``model`` should receive.
 
@@ -901,7 +926,7 @@ def reformat_for(
     ``names`` maps call ids to tool names for blocks that carry none; ``ids`` (an
     ``IdMap``) maps call ids and names to the engine's rule (else the wire's) when
     the wire changes or the engine has a rule of its own, as in ``format_for``;
-    ``strict`` as in ``format_for``.
+    ``strict`` and ``raw_bytes`` as in ``format_for``.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
@@ -912,7 +937,13 @@ def reformat_for(
     resolution = _resolver_for(registry).resolve(
         engine, model, wire=wire, min_evidence=min_evidence, strict=strict
     )
-    return resolution.reformat(source_wire, blocks, names=names, ids=ids)
+    return resolution.reformat(source_wire, blocks, names=names, ids=ids, raw_bytes=raw_bytes)
+
+
+def _raw(raw_bytes: object) -> dict[str, Any]:
+    """Return the converter option for ``raw_bytes`` (none when False: the default);
+    any other value goes to the converter, which checks it (``InvalidOption``)."""
+    return {} if raw_bytes is False else {"raw_bytes": raw_bytes}
 
 
 shown_in_package(FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve)

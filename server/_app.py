@@ -76,6 +76,7 @@ class _Service:
         data = await body.read_json(request, self.max_body)
         engine, model = body.required(data, "engine"), body.required(data, "model")
         map_ids = body.flag(data, "ids")
+        body.no_raw_bytes(data.get("raw_bytes"), "raw_bytes")
         results = body.read_results(data)
         resolution = self.resolve(engine, model)
         ids = IdMap() if map_ids else None
@@ -87,6 +88,7 @@ class _Service:
         engine, model = body.required(data, "engine"), body.required(data, "model")
         source = body.required(data, "source_wire")
         map_ids = body.flag(data, "ids")
+        body.no_raw_bytes(data.get("raw_bytes"), "raw_bytes")
         blocks, names = body.blocks(data), body.names(data)
         resolution = self.resolve(engine, model)
         results = body.results_from_blocks(source, blocks, names)
@@ -114,6 +116,7 @@ class _Service:
         data = await body.read_json(request, self.max_body)
         target = body.required(data, "target_wire")
         options = body.mapping(data, "options")
+        body.no_raw_bytes(options.get("raw_bytes"), "options.raw_bytes")
         if "results" in data:
             if "blocks" in data or "source_wire" in data:
                 raise ServiceError(

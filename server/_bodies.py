@@ -14,6 +14,7 @@ from ._errors import ServiceError
 __all__ = [
     "flag",
     "mapping",
+    "no_raw_bytes",
     "optional_str",
     "read_json",
     "read_results",
@@ -100,6 +101,20 @@ def flag(data: Mapping[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ServiceError(400, "InvalidRequest", f"{key!r} must be a boolean ({_kind(value)})")
     return value
+
+
+def no_raw_bytes(value: object, key: str) -> None:
+    """Refuse ``raw_bytes`` set to anything but false: a JSON answer cannot hold bytes.
+
+    :raises ServiceError: 400 when ``value`` is not absent (None) or false.
+    """
+    if value is not None and value is not False:
+        raise ServiceError(
+            400,
+            "InvalidRequest",
+            f"{key!r}: JSON cannot hold bytes, so payloads stay base64 strings (the Bedrock"
+            " HTTP API's form); for boto3 call format_for(..., raw_bytes=True) in Python",
+        )
 
 
 def mapping(data: Mapping[str, Any], key: str) -> dict[str, Any]:

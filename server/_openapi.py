@@ -32,6 +32,13 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses if s in words}
 
 
+#: the ``raw_bytes`` field of the format routes: only false (a JSON answer holds no bytes)
+_RAW_BYTES: dict[str, Any] = {
+    "type": "boolean",
+    "enum": [False],
+    "description": "Refused when true: JSON holds payloads as base64 strings (the Bedrock "
+    "HTTP API's form); bytes for boto3 come from the Python library.",
+}
 _SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -69,7 +76,8 @@ _SCHEMAS: dict[str, Any] = {
     "Results": {"type": "array", "minItems": 1, "items": _ref("CallToolResult")},
     "Options": {
         "type": "object",
-        "description": "Converter options (toolwire.convert.OPTIONS), those the wire reads.",
+        "description": "Converter options (toolwire.convert.OPTIONS), those the wire reads; "
+        "raw_bytes is refused (a JSON answer holds payloads as base64).",
         "additionalProperties": True,
     },
     "IdMapping": {
@@ -131,6 +139,7 @@ _SCHEMAS: dict[str, Any] = {
                 "type": "boolean",
                 "description": "Map call ids and tool names the engine refuses (IdMap).",
             },
+            "raw_bytes": _RAW_BYTES,
         },
     },
     "ReformatRequest": {
@@ -143,6 +152,7 @@ _SCHEMAS: dict[str, Any] = {
             "blocks": {"type": "array", "minItems": 1, "description": "Tool-result blocks."},
             "names": {"type": "object", "additionalProperties": {"type": "string"}},
             "ids": {"type": "boolean"},
+            "raw_bytes": _RAW_BYTES,
         },
     },
     "ConvertRequest": {

@@ -10,6 +10,7 @@
   ``image_input=True`` and at most 5 MiB of base64; otherwise the placeholder.
 - A PDF becomes a base64 ``document`` block unless ``native_pdf=False`` or
   ``source_blocks=False``; otherwise the placeholder. At most 32 MiB of base64.
+  A PDF that came as a titled ``document`` block keeps its ``title``.
 - Text resources and ``text/*`` blobs become ``document`` blocks with a text
   source, always labelled ``text/plain`` (the only text type the API takes).
 - Anthropic-native ``document`` and ``search_result`` blocks pass through; an
@@ -33,8 +34,11 @@ Reading a block back (``read``):
   ``is_error``, and canonical JSON, which is read back as the structured content.
 - ``text`` blocks become MCP text items (keeping ``cache_control``); base64
   ``image`` blocks MCP image items (an image with ``cache_control`` stays an
-  Anthropic image block); ``document`` and ``search_result`` blocks stay as they
-  are (the Anthropic-native items a ``ToolResult`` takes).
+  Anthropic image block); a base64 PDF ``document`` with nothing but its
+  source an embedded blob resource (so a wire without a document form shows
+  its size, as for an image); other ``document`` blocks (a title, a text
+  source, ...) and ``search_result`` blocks stay as they are (the
+  Anthropic-native items a ``ToolResult`` takes).
 - An ``image`` or ``document`` with only a ``url`` source (the form
   ``url_sources`` writes) becomes a ``resource_link`` to the URL: a document is
   ``application/pdf`` (the only type the API takes by URL), an image the type
@@ -140,6 +144,8 @@ def block(result: Result, options: Options) -> dict[str, Any]:
             "type": "image" if kind == IMAGE else "document",
             "source": {"type": "base64", "media_type": item.mime, "data": data},
         }
+        if item.title:  # a PDF's, from a document block
+            native["title"] = item.title
         if item.cache_control is not None:
             native["cache_control"] = dict(item.cache_control)
         blocks.append(native)
@@ -241,6 +247,14 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
             return _read.media_item(mime if isinstance(mime, str) else "", source.get("data"))
     if kind in ("image", "document") and (link := _url_source(part)) is not None:
         return link
+    if kind == "document" and set(part) == {"type", "source"}:
+        source = part["source"]
+        if (
+            isinstance(source, Mapping)
+            and source.get("type") == "base64"
+            and source.get("media_type") == "application/pdf"
+        ):
+            return _read.pdf_item(source.get("data"))
     if kind in ("image", "document", "search_result"):
         return dict(part)  # with cache_control, a title, citations...: the native block
     return _read.placeholder_item(kind)

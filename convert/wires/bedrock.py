@@ -17,9 +17,12 @@
   ``{"document": {"format": "pdf", "name": NAME, "source": {"bytes": DATA}}}``.
   ``NAME`` follows Bedrock's rules: only letters and digits, single spaces,
   hyphens, parentheses and square brackets (ASCII), at most 200 characters,
-  taken from the resource URI's last path segment, accents dropped and other
-  characters turned into ``-`` (``document`` when nothing is left);
-  a name used twice in one block gets `` (2)``, `` (3)``, ...
+  taken from the title of an Anthropic ``document`` block, else from the
+  resource URI's last path segment (without ``.pdf`` either way), accents
+  dropped and other characters turned into ``-`` (``document`` when nothing is
+  left). Bedrock refuses a request holding two documents of one name: a name
+  used before in the block, or (``format_tool_results``) in an earlier block of
+  the same call, gets `` (2)``, `` (3)``, ... (the first free one).
 - ``DATA`` is the base64 string, passed through as the same object (the JSON
   form of the HTTP API). With ``raw_bytes=True`` it is ``bytes`` for boto3,
   which base64-encodes on its own: exactly one decode per payload.
@@ -28,7 +31,8 @@
 - When no block is left: the structured content as ``{"json": ...}`` (an object;
   another JSON value is wrapped as ``{"result": value}``), else a short text
   saying the tool returned nothing (Bedrock rejects empty text).
-- Envelope: one ``{"role": "user", "content": [toolResult blocks]}`` message.
+- Envelope: one ``{"role": "user", "content": [toolResult blocks]}`` message,
+  its document names made unique across its blocks (as above).
 
 Reading a block back (``read``), in either form (base64 strings, or ``bytes``
 as boto3 takes them):
@@ -43,8 +47,11 @@ as boto3 takes them):
 - ``{"image": {"format", "source": {"bytes"}}}`` is an MCP image of type
   ``image/FORMAT`` (png, jpeg, gif, webp).
 - ``{"document": {"format": "pdf", "name", "source": {"bytes"}}}`` is an
-  embedded blob resource whose URI is the percent-encoded ``NAME.pdf`` (so
-  writing it again gives the same name); doc, docx, xls and xlsx likewise with
+  Anthropic ``document`` block (base64) titled ``NAME``, so writing it again on
+  any wire names the file the same (the title on anthropic, the filename on
+  responses); named ``document`` (the name of a PDF without one) it is an
+  embedded blob resource at ``document.pdf``. doc, docx, xls and xlsx are
+  embedded blob resources whose URI is the percent-encoded ``NAME.FORMAT``, with
   their MIME types; a txt, md, html or csv document (``bytes`` holding UTF-8, or
   a ``text`` source) is an embedded text resource of its MIME type.
 - An image or document by ``s3Location``, an unknown format, a payload that is
@@ -94,6 +101,7 @@ ID_RULE = IdRule(
 _ids_seen, _check_id = checker(ID_RULE, "bedrock")
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _SPACES = re.compile(r"\s+")
+_NUMBERED = re.compile(r" \(\d+\)$")  # the suffix ``_unique`` gives a name used before
 
 
 def reason(item: Any, options: Options) -> str | None:
@@ -120,7 +128,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
                     image = {"format": IMAGE_FORMATS[item.mime], "source": {"bytes": payload}}
                     content.append({"image": image})
                 else:
-                    name = _unique(document_name(item.uri), names)
+                    name = _unique(document_name(item.uri, item.title), names)
                     document = {"format": "pdf", "name": name, "source": {"bytes": payload}}
                     content.append({"document": document})
                 continue
@@ -139,15 +147,16 @@ def _empty(result: Result) -> dict[str, Any]:
     return {"text": EMPTY_ERROR_TEXT if result.is_error else EMPTY_TEXT}
 
 
-def document_name(uri: str) -> str:
-    """Return a Bedrock document name for a resource URI.
+def document_name(uri: str, title: str = "") -> str:
+    """Return a Bedrock document name for a resource URI, or for a document's ``title``.
 
-    The last path segment without ``.pdf`` (as for the responses ``filename``),
-    accents dropped, other characters than letters, digits, whitespace, ``-``, ``(``, ``)``,
-    ``[`` and ``]`` turned into ``-``, whitespace runs into one space, at most
-    200 characters; ``document`` when nothing is left.
+    The ``title`` when there is one, else the last path segment, without ``.pdf``
+    (as for the responses ``filename``), accents dropped, other characters than
+    letters, digits, whitespace, ``-``, ``(``, ``)``, ``[`` and ``]`` turned into
+    ``-``, whitespace runs into one space, at most 200 characters; ``document``
+    when nothing is left.
     """
-    stem = pdf_filename(uri)[:-4]
+    stem = pdf_filename(uri, title)[:-4]
     if not stem.isascii():  # keep the letters of "Café" as "Cafe" rather than "Caf-"
         import unicodedata
 
@@ -163,17 +172,61 @@ def _unique(name: str, taken: set[str]) -> str:
     found, number = name, 1
     while found in taken:
         number += 1
-        suffix = f" ({number})"
-        found = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        found = _numbered(name, number)
     taken.add(found)
     return found
+
+
+def _numbered(stem: str, number: int) -> str:
+    """Return ``STEM (N)``, the stem cut to keep it within ``MAX_NAME``."""
+    suffix = f" ({number})"
+    return stem[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
 def envelope(
     blocks: list[Any], results: Sequence[Result], options: Options
 ) -> list[dict[str, Any]]:
-    """Return the one user message that carries every ``toolResult`` block."""
+    """Return the one user message that carries every ``toolResult`` block.
+
+    Its document names are made unique across the blocks (each block's are already).
+    """
+    if len(blocks) > 1:
+        for result in results:
+            if result._texts is None:  # not all plain text: there may be documents
+                _unique_across(blocks)
+                break
     return [{"role": "user", "content": blocks}]
+
+
+def _unique_across(blocks: list[Any]) -> None:
+    """Rename, in place, each document whose name an earlier block of ``blocks`` used.
+
+    The blocks were just made by ``block`` (their documents are this call's own).
+    A renamed document avoids every name of its own block, so it takes no name a
+    later document there keeps; a name that already ends in `` (N)`` is numbered
+    from its stem (``r (2)`` again becomes ``r (3)``, not ``r (2) (2)``).
+    """
+    taken: set[str] = set()  # the names of the earlier blocks
+    numbers: dict[str, int] = {}  # stem -> the last N tried: every N up to it is taken
+    for each in blocks:
+        documents = [
+            part["document"] for part in each["toolResult"]["content"] if "document" in part
+        ]
+        if not documents:
+            continue
+        here = {document["name"] for document in documents}
+        for document in documents:
+            name = document["name"]
+            if name in taken:
+                stem = _NUMBERED.sub("", name) or name
+                number = numbers.get(stem, 1)
+                while name in taken or name in here:
+                    number += 1
+                    name = _numbered(stem, number)
+                numbers[stem] = number
+                here.add(name)
+                document["name"] = name
+        taken |= here
 
 
 # -- reader: a toolResult block back to the fields of a ToolResult --------------------
@@ -248,7 +301,7 @@ def _media_item(kind: str, media: Mapping[str, Any]) -> dict[str, Any] | None:
             return None
         return _read.media_item(mime, payload)
     name = media.get("name")
-    name = name if isinstance(name, str) else DEFAULT_NAME
+    name = name if isinstance(name, str) and name else DEFAULT_NAME
     if form in _TEXT_FORMATS:
         text = source.get("text") if isinstance(source, Mapping) else None
         if not isinstance(text, str):
@@ -261,6 +314,9 @@ def _media_item(kind: str, media: Mapping[str, Any]) -> dict[str, Any] | None:
     mime = _BLOB_FORMATS.get(form) if isinstance(form, str) else None
     if mime is None or not isinstance(payload, (str, bytes, bytearray)):
         return None
+    if form == "pdf":
+        title = "" if name == DEFAULT_NAME else name
+        return _read.pdf_item(payload, title, uri=quote(f"{name}.pdf", safe=""))
     return _read.media_item(mime, payload, uri=quote(f"{name}.{form}", safe=""))
 
 

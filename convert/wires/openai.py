@@ -74,7 +74,7 @@ def user_message(groups: list[tuple[Result, list[Attached]]]) -> dict[str, Any]:
             if item.kind == IMAGE:  # data: the data: URL
                 parts.append({"type": "image_url", "image_url": {"url": data}})
             else:
-                file = {"file_data": data, "filename": pdf_filename(item.uri)}
+                file = {"file_data": data, "filename": pdf_filename(item.uri, item.title)}
                 parts.append({"type": "file", "file": file})
     return {"role": "user", "content": parts}
 

@@ -9,7 +9,9 @@
   - an image (JPEG, PNG, GIF, WebP), with ``image_input=True``: ``input_image``
     with a ``data:`` URL;
   - a PDF, with ``native_pdf=True``: ``input_file`` with ``file_data`` (a
-    ``data:application/pdf;base64,`` URL) and a sanitized ``filename``;
+    ``data:application/pdf;base64,`` URL) and a sanitized ``filename``: the title
+    of an Anthropic ``document`` block, else the resource URI's last path segment,
+    with ``.pdf`` (``document.pdf`` when neither gives a name);
   - with ``url_sources=True``, an https ``resource_link`` to an image
     (``image_input``) or a PDF (``native_pdf``): ``input_image`` with the URL in
     ``image_url``, or ``input_file`` with ``file_url``;
@@ -28,6 +30,9 @@ part list is one item per part, in order:
   with only a ``file_id``: a placeholder;
 - ``input_file`` with a base64 ``data:`` URL: an embedded blob resource whose URI
   is the percent-encoded ``filename`` (so writing it again gives the same name);
+  a PDF named other than ``document.pdf`` is an Anthropic ``document`` block
+  titled with the filename without ``.pdf`` instead, so the name reaches the
+  title on anthropic and the document name on bedrock too;
   with a ``file_url``: a ``resource_link`` (``application/pdf``, named by
   ``filename`` if any); with only a ``file_id``: a placeholder;
 - any other part: its placeholder.
@@ -45,7 +50,7 @@ from urllib.parse import quote
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
-from .._links import link_kind, link_reason, pdf_filename
+from .._links import link_kind, link_reason, pdf_filename, pdf_title
 from .._options import Options
 from .._wire import Result, Wire
 
@@ -107,7 +112,7 @@ def _parts(result: Result, options: Options) -> list[dict[str, Any]] | str | Non
                         {
                             "type": "input_file",
                             "file_data": url,
-                            "filename": pdf_filename(item.uri),
+                            "filename": pdf_filename(item.uri, item.title),
                         }
                     )
                 continue
@@ -167,6 +172,8 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
         name = name if isinstance(name, str) else ""
         found = _read.split_data_url(part.get("file_data"))
         if found is not None:
+            if found[0].lower() == "application/pdf":
+                return _read.pdf_item(found[1], pdf_title(name), uri=quote(name, safe=""))
             return _read.media_item(*found, uri=quote(name, safe=""))
         url = part.get("file_url")
         if isinstance(url, str) and url:

@@ -169,6 +169,13 @@ def resolve_command(
     is_flag=True,
     help="Map call ids and tool names the target refuses (IdMap); the mapping goes to stderr.",
 )
+@click.option(
+    "--raw-bytes",
+    is_flag=True,
+    help="Refused: the output is JSON, which holds payloads as base64 (the Bedrock HTTP "
+    "API's and the AWS CLI's form); bytes for boto3 come from format_for(..., "
+    "raw_bytes=True) in Python.",
+)
 @pass_ctx
 def format_command(
     obj: Context,
@@ -184,6 +191,7 @@ def format_command(
     report: bool,
     fmt: str,
     map_ids: bool,
+    raw_bytes: bool,
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
@@ -207,7 +215,13 @@ def format_command(
 
     A MODEL that no recorded model nor rule of ENGINE names is formatted from the
     engine's claims alone: a line on stderr says so (--strict-models: exit 1).
+
+    Payloads are base64 strings, as JSON holds them: the form of the HTTP APIs (and of
+    the AWS CLI for Bedrock). boto3 base64-encodes blobs itself, so it needs bytes:
+    --raw-bytes is refused here (exit 2); call format_for(..., raw_bytes=True) instead.
     """
+    if raw_bytes:
+        raise click.UsageError(RAW_BYTES_REFUSED)
     name, by_id = _names(names)
     if source is None:
         results = _read_results(file, call_id, name, by_id)
@@ -290,6 +304,13 @@ def format_command(
     ]
     columns = ("result", "item", "type", "mime", "size", "outcome", "reason")
     echo(render(rows, "table", columns), err=True)
+
+
+#: why ``format --raw-bytes`` is refused (one line)
+RAW_BYTES_REFUSED = (
+    "--raw-bytes: JSON cannot hold bytes, so payloads stay base64 strings (the Bedrock HTTP"
+    " API's and the AWS CLI's form); for boto3 call format_for(..., raw_bytes=True) in Python"
+)
 
 
 def _load_json(file: Any) -> tuple[Any, str]:

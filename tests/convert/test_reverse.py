@@ -87,7 +87,13 @@ def test_anthropic_tool_result_with_image_and_documents() -> None:
     content = [dict(item) for item in result.content]
     assert content[0]["text"] == "Here:" and content[0]["cache_control"]["type"] == "ephemeral"
     assert content[1] == {"type": "image", "data": PNG_B64, "mimeType": "image/png"}
-    assert [c["type"] for c in content[2:]] == ["document", "document", "search_result"]
+    # the untitled PDF reads as an MCP resource (its size then shows where it cannot go)
+    assert content[2] == {
+        "type": "resource",
+        "resource": {"uri": "", "mimeType": "application/pdf", "blob": PDF_B64},
+    }
+    assert [c["type"] for c in content[3:]] == ["document", "search_result"]
+    assert f"[resource] application/pdf ({len(PDF)} bytes)" in result.to("openai")["content"]
     # back to anthropic: the very block; to gemini: the image and the PDF as inlineData
     assert result.to("anthropic", image_input=True) == block
     call = result.to("gemini", **NATIVE)["functionResponse"]
@@ -168,7 +174,12 @@ def test_responses_function_call_output_with_image_and_file() -> None:
     result = ToolResult.from_wire("responses", block)
     content = [json.loads(json.dumps(item, default=dict)) for item in result.content]
     assert content[1] == {"type": "image", "data": PNG_B64, "mimeType": "image/png"}
-    assert content[2]["resource"]["mimeType"] == "application/pdf"
+    # a named PDF reads as a document block titled with the name
+    assert content[2] == {
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": PDF_B64},
+        "title": "Q3 report",
+    }
     assert content[3] == {
         "type": "resource_link",
         "uri": "https://example.com/a.pdf",
@@ -181,6 +192,7 @@ def test_responses_function_call_output_with_image_and_file() -> None:
     anthropic = result.to("anthropic", image_input=True)
     kinds = [(b["type"], b.get("source", {}).get("type")) for b in anthropic["content"]]
     assert kinds[1:3] == [("image", "base64"), ("document", "base64")]
+    assert anthropic["content"][2]["title"] == "Q3 report"
     check_block("anthropic", anthropic)
 
 

@@ -43,17 +43,18 @@ def test_image_pdf_and_text_in_both_forms(png: Any, pdf: Any) -> None:
     content = [dict(item) for item in result.content]
     assert content[0] == {"type": "text", "text": "Chart and report:"}
     assert content[1] == {"type": "image", "data": PNG_B64, "mimeType": "image/png"}
-    assert dict(content[2]["resource"]) == {
-        "uri": "Q3%20report%20%282%29.pdf",
-        "mimeType": "application/pdf",
-        "blob": PDF_B64,
+    assert content[2] == {  # the name is the title of a document block
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": PDF_B64},
+        "title": "Q3 report (2)",
     }
-    # the same name on bedrock, the same file name on responses, native on anthropic
+    # the same name on bedrock, the same file name on responses, the title on anthropic
     again = result.to("bedrock", **NATIVE, raw_bytes=not isinstance(png, str))
     assert again == block
     assert result.to("responses", **NATIVE)["output"][2]["filename"] == "Q3 report (2).pdf"
     anthropic = result.to("anthropic", image_input=True)
     assert [b["type"] for b in anthropic["content"]] == ["text", "image", "document"]
+    assert anthropic["content"][2]["title"] == "Q3 report (2)"
     check_block("anthropic", anthropic)
 
 

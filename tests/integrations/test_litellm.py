@@ -132,7 +132,7 @@ def test_gemini_2_5_gets_placeholders_and_no_base64(
     no_payload(body)
     raw = text(body)
     assert "[image] image/png (70 bytes)" in raw
-    assert "[resource] application/pdf <r.pdf> (45 bytes)" in raw
+    assert "[document] application/pdf <r> (45 bytes)" in raw  # the file named r.pdf
 
 
 def test_bedrock_converse_reads_them_and_long_ids_fit(
@@ -170,7 +170,7 @@ def test_openai_chat_gets_placeholders_not_litellm_hoisting(
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool"]
     assert body["messages"][2]["content"] == (
         "the screen and the report\n[image] image/png (70 bytes)\n"
-        "[resource] application/pdf <r.pdf> (45 bytes)"
+        "[document] application/pdf <r> (45 bytes)"  # the file named r.pdf
     )
 
 
