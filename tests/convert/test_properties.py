@@ -15,6 +15,7 @@ from convert_checks import (
     assert_no_payload,
     check_block,
     check_envelope,
+    payload_chunks,
     split_hermes,
 )
 from convert_samples import GIF, JPEG, PDF, PNG, PNG_BIG, WAV, WEBP, WEBP_LOSSY, ZIP, b64
@@ -339,15 +340,36 @@ def _payloads_in(value: Any) -> list[str]:
     return found
 
 
+def _shown_in(value: Any) -> list[str]:
+    """Return the strings of ``value`` outside payload places (meant to show as text)."""
+    if isinstance(value, dict):
+        return [
+            s
+            for key, item in value.items()
+            if key not in ("data", "blob", "uri")
+            for s in _shown_in(item)
+        ]
+    if isinstance(value, list):
+        return [s for item in value for s in _shown_in(item)]
+    return [value] if isinstance(value, str) else []
+
+
 def _without_text_blobs(content: list[Any]) -> list[str]:
-    """Payloads of the input, less text/* blobs (whose decoded text is meant to show)."""
+    """Payloads of the input, less text/* blobs (whose decoded text is meant to show)
+    and less a drawn string that also stands in the input as text (a title equal to a
+    garbage "payload" shows because it is the title)."""
     payloads_ = []
     for item in content:
         resource = item.get("resource") if isinstance(item, dict) else None
         if isinstance(resource, dict) and str(resource.get("mimeType", "")).startswith("text/"):
             continue
         payloads_.extend(_payloads_in(item))
-    return payloads_
+    shown = _shown_in(content)
+    return [
+        payload
+        for payload in payloads_
+        if not any(chunk in text for chunk in payload_chunks(payload) for text in shown)
+    ]
 
 
 @SETTINGS
