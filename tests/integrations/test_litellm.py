@@ -255,6 +255,12 @@ class _Seen(CustomLogger):
         self.metadata.append((kwargs.get("litellm_params") or {}).get("metadata"))
 
 
+def _reports_of(seen: _Seen, model: str) -> list[dict[str, Any]]:
+    """The toolwire reports the logged requests for ``model`` carry."""
+    reports = [(m or {}).get("toolwire") for m in seen.metadata]
+    return [r for r in reports if isinstance(r, dict) and r.get("model") == model]
+
+
 def test_the_decision_report_reaches_litellm_logging(
     servers: dict[str, ProviderServer], registry: Any
 ) -> None:
@@ -264,13 +270,13 @@ def test_the_decision_report_reaches_litellm_logging(
         litellm.callbacks = [ToolwireCallback(registry=registry), seen]
         run(send(servers["gemini"], "gemini/gemini-2.5-flash-ignorer", conversation("call_1")))
         for _ in range(100):  # success callbacks run after the reply, on the loop
-            if seen.metadata:
+            if _reports_of(seen, "gemini-2.5-flash-ignorer"):
                 break
             run(asyncio.sleep(0.02))
     finally:
         litellm.callbacks = before
-    (metadata,) = seen.metadata
-    report = metadata["toolwire"]
+    # an earlier test's request may be logged late, while this one's callbacks are set
+    (report,) = _reports_of(seen, "gemini-2.5-flash-ignorer")
     assert (report["engine"], report["model"], report["wire"]) == (
         "gemini",
         "gemini-2.5-flash-ignorer",
