@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from . import _items, _values
+from . import _items, _payloads, _values
 from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
 from ._values import as_mapping, describe
@@ -46,6 +46,7 @@ class ToolResult:
     """
 
     __slots__ = (
+        "_given",
         "_parsed",
         "_source",
         "_string",
@@ -67,7 +68,10 @@ class ToolResult:
     _parsed: tuple[_items.Item, ...] | None  # the items; None until first needed (all-text)
     _string: str  # the string form, computed once
     _texts: Sequence[str] | None  # the non-blank texts when every item is plain text
-    _structured: tuple[Any, str | None]  # (frozen structured content, its canonical JSON)
+    # (frozen structured content, its canonical JSON) as given, and as the wires send it:
+    # a media payload the content carries replaced by its placeholder (``_payloads``)
+    _given: tuple[Any, str | None]
+    _structured: tuple[Any, str | None]
 
     def __new__(
         cls,
@@ -225,8 +229,12 @@ class ToolResult:
 
     @property
     def structured_content(self) -> Any:
-        """The MCP ``structuredContent`` (read-only), or None."""
-        return self._structured[0]
+        """The MCP ``structuredContent`` (read-only) as given, or None.
+
+        Wires send it with every media payload the content carries replaced by
+        that item's placeholder (see ``docs/convert.md``).
+        """
+        return self._given[0]
 
     def to(
         self,
@@ -308,7 +316,7 @@ class ToolResult:
             and self.is_error == other.is_error
             and self.result_type == other.result_type
             and self.content == other.content
-            and self._structured[1] == other._structured[1]
+            and self._given[1] == other._given[1]
         )
 
     __hash__ = None  # type: ignore[assignment]  # content holds mappings
@@ -317,7 +325,7 @@ class ToolResult:
         return (
             f"ToolResult(name={self.name!r}, id={self.id!r}, "
             f"content=<{len(self._source)} items>, is_error={self.is_error!r}, "
-            f"structured_content={'<set>' if self._structured[1] else None})"
+            f"structured_content={'<set>' if self._given[1] else None})"
         )
 
 
@@ -415,12 +423,13 @@ def _build(
         plain = _items.plain_texts(parsed)
     string = "\n".join(strings)
     if structured is None:
-        structured_pair = _NO_STRUCTURED
+        given = sent = _NO_STRUCTURED
     else:
-        structured_pair = _values.structured(structured)
-        encoded = structured_pair[1]
+        given = sent = _values.structured(structured)
         if not source:
-            string = encoded  # empty content: the string form is the structured JSON
+            string = given[1]  # empty content: the string form is the structured JSON
+        elif parsed is not None:  # items other than plain text: payloads may repeat
+            sent = _payloads.cleaned(given, _payloads.stand_ins(source, parsed))
     if cls is ToolResult:
         self: Any = object.__new__(_Building)
         self.name = name if name.isascii() else _values.text(name)
@@ -431,7 +440,8 @@ def _build(
         self._parsed = parsed
         self._string = string
         self._texts = plain
-        self._structured = structured_pair
+        self._structured = sent
+        self._given = given
         self.__class__ = ToolResult
         return self  # type: ignore[no-any-return]
     self = object.__new__(cls)  # a subclass: the same fields, set the slow way
@@ -444,7 +454,8 @@ def _build(
     set_(self, "_parsed", parsed)
     set_(self, "_string", string)
     set_(self, "_texts", plain)
-    set_(self, "_structured", structured_pair)
+    set_(self, "_structured", sent)
+    set_(self, "_given", given)
     return self  # type: ignore[no-any-return]
 
 
