@@ -9,6 +9,7 @@ from typing import Any
 from . import _items, _payloads, _values
 from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
+from ._tasks import is_task, outcome
 from ._values import as_mapping, describe
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire
 from .wires import DEFAULT_PLANS, TABLE, plan, read_block
@@ -110,6 +111,12 @@ class ToolResult:
         is not a tool's output (the client answers its input requests and
         calls again), so it is refused.
 
+        MCP tasks (see ``_tasks``): a task handle (``resultType: "task"``,
+        2025-11-25's ``{"task": {...}}``) is refused, naming ``tasks/get``; a
+        ``tasks/get`` result of a completed task converts its inline ``result``;
+        a failed or cancelled task is a failed result (``MCP error ...``); a
+        task not settled yet is refused.
+
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
         data = obj if type(obj) is dict else as_mapping(obj)
@@ -119,9 +126,13 @@ class ToolResult:
             )
         if "content" not in data:
             result = data.get("result")
-            if isinstance(result, Mapping):
-                data = result  # a whole JSON-RPC response
-            elif (error := rpc_error(data)) is not None:  # a JSON-RPC error response
+            unwrapped = False
+            if isinstance(result, Mapping) and not is_task(data):
+                data, unwrapped = result, True  # a whole JSON-RPC response
+            if "content" not in data and is_task(data):  # a task handle or tasks/get result
+                data = outcome(data)
+                unwrapped = False  # a failed or cancelled task answers a JSON-RPC error
+            if not unwrapped and (error := rpc_error(data)) is not None:  # a JSON-RPC error
                 failed = [{"type": "text", "text": error}]
                 return cls(name=name, id=id, content=failed, is_error=True)
             if "content" not in data and "structuredContent" not in data:
@@ -141,6 +152,8 @@ class ToolResult:
             result_type = "complete"
         elif result_type == "input_required":
             raise InvalidToolResult(_INPUT_REQUIRED)
+        elif result_type == "task":
+            outcome(data)  # a task handle, with content or not: refused, naming tasks/get
         structured = data.get("structuredContent")
         if structured is None:
             structured = data.get("structured_content")
