@@ -119,7 +119,19 @@ class ToolResult:
 
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
-        data = obj if type(obj) is dict else as_mapping(obj)
+        data: Mapping[str, Any] | None
+        if type(obj) is dict:
+            data = obj
+            # The usual answer: ``content`` alone, or with ``isError`` -- every other
+            # field absent, so none is looked up.
+            size = len(obj)
+            if size < 3 and type(name) is str and type(id) is str:
+                content = obj.get("content")
+                flag = obj.get("isError") if size == 2 else False
+                if type(content) is list and (flag is False or flag is True):
+                    return _build(cls, name, id, content, flag, None, "complete")
+        else:
+            data = as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
                 f"expected an MCP CallToolResult (mapping or object), not {type(obj).__name__}"
@@ -366,6 +378,7 @@ class _Building(ToolResult):
 
 
 _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
+_new = object.__new__
 _MIMES = _items._MIMES  # normal_mime's cache, read first inline
 
 
@@ -444,7 +457,7 @@ def _build(
         elif parsed is not None:  # items other than plain text: payloads may repeat
             sent = _payloads.cleaned(given, _payloads.stand_ins(source, parsed))
     if cls is ToolResult:
-        self: Any = object.__new__(_Building)
+        self: Any = _new(_Building)
         self.name = name if name.isascii() else _values.text(name)
         self.id = id if id.isascii() else _values.text(id)
         self.is_error = is_error
