@@ -6,9 +6,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from . import _items, _values
+from . import _items, _payloads, _values
 from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
+from ._tasks import is_task, outcome
 from ._values import as_mapping, describe
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire
 from .wires import DEFAULT_PLANS, TABLE, plan, read_block
@@ -46,6 +47,7 @@ class ToolResult:
     """
 
     __slots__ = (
+        "_given",
         "_parsed",
         "_source",
         "_string",
@@ -67,7 +69,10 @@ class ToolResult:
     _parsed: tuple[_items.Item, ...] | None  # the items; None until first needed (all-text)
     _string: str  # the string form, computed once
     _texts: Sequence[str] | None  # the non-blank texts when every item is plain text
-    _structured: tuple[Any, str | None]  # (frozen structured content, its canonical JSON)
+    # (frozen structured content, its canonical JSON) as given, and as the wires send it:
+    # a media payload the content carries replaced by its placeholder (``_payloads``)
+    _given: tuple[Any, str | None]
+    _structured: tuple[Any, str | None]
 
     def __new__(
         cls,
@@ -106,18 +111,40 @@ class ToolResult:
         is not a tool's output (the client answers its input requests and
         calls again), so it is refused.
 
+        MCP tasks (see ``_tasks``): a task handle (``resultType: "task"``,
+        2025-11-25's ``{"task": {...}}``) is refused, naming ``tasks/get``; a
+        ``tasks/get`` result of a completed task converts its inline ``result``;
+        a failed or cancelled task is a failed result (``MCP error ...``); a
+        task not settled yet is refused.
+
         :raises InvalidToolResult: when ``obj`` is not a tool result.
         """
-        data = obj if type(obj) is dict else as_mapping(obj)
+        data: Mapping[str, Any] | None
+        if type(obj) is dict:
+            data = obj
+            # The usual answer: ``content`` alone, or with ``isError`` -- every other
+            # field absent, so none is looked up.
+            size = len(obj)
+            if size < 3 and type(name) is str and type(id) is str:
+                content = obj.get("content")
+                flag = obj.get("isError") if size == 2 else False
+                if type(content) is list and (flag is False or flag is True):
+                    return _build(cls, name, id, content, flag, None, "complete")
+        else:
+            data = as_mapping(obj)
         if data is None:
             raise InvalidToolResult(
                 f"expected an MCP CallToolResult (mapping or object), not {type(obj).__name__}"
             )
         if "content" not in data:
             result = data.get("result")
-            if isinstance(result, Mapping):
-                data = result  # a whole JSON-RPC response
-            elif (error := rpc_error(data)) is not None:  # a JSON-RPC error response
+            unwrapped = False
+            if isinstance(result, Mapping) and not is_task(data):
+                data, unwrapped = result, True  # a whole JSON-RPC response
+            if "content" not in data and is_task(data):  # a task handle or tasks/get result
+                data = outcome(data)
+                unwrapped = False  # a failed or cancelled task answers a JSON-RPC error
+            if not unwrapped and (error := rpc_error(data)) is not None:  # a JSON-RPC error
                 failed = [{"type": "text", "text": error}]
                 return cls(name=name, id=id, content=failed, is_error=True)
             if "content" not in data and "structuredContent" not in data:
@@ -137,6 +164,8 @@ class ToolResult:
             result_type = "complete"
         elif result_type == "input_required":
             raise InvalidToolResult(_INPUT_REQUIRED)
+        elif result_type == "task":
+            outcome(data)  # a task handle, with content or not: refused, naming tasks/get
         structured = data.get("structuredContent")
         if structured is None:
             structured = data.get("structured_content")
@@ -225,8 +254,12 @@ class ToolResult:
 
     @property
     def structured_content(self) -> Any:
-        """The MCP ``structuredContent`` (read-only), or None."""
-        return self._structured[0]
+        """The MCP ``structuredContent`` (read-only) as given, or None.
+
+        Wires send it with every media payload the content carries replaced by
+        that item's placeholder (see ``docs/convert.md``).
+        """
+        return self._given[0]
 
     def to(
         self,
@@ -308,7 +341,7 @@ class ToolResult:
             and self.is_error == other.is_error
             and self.result_type == other.result_type
             and self.content == other.content
-            and self._structured[1] == other._structured[1]
+            and self._given[1] == other._given[1]
         )
 
     __hash__ = None  # type: ignore[assignment]  # content holds mappings
@@ -317,7 +350,7 @@ class ToolResult:
         return (
             f"ToolResult(name={self.name!r}, id={self.id!r}, "
             f"content=<{len(self._source)} items>, is_error={self.is_error!r}, "
-            f"structured_content={'<set>' if self._structured[1] else None})"
+            f"structured_content={'<set>' if self._given[1] else None})"
         )
 
 
@@ -345,6 +378,7 @@ class _Building(ToolResult):
 
 
 _NO_STRUCTURED: tuple[Any, str | None] = (None, None)
+_new = object.__new__
 _MIMES = _items._MIMES  # normal_mime's cache, read first inline
 
 
@@ -415,14 +449,15 @@ def _build(
         plain = _items.plain_texts(parsed)
     string = "\n".join(strings)
     if structured is None:
-        structured_pair = _NO_STRUCTURED
+        given = sent = _NO_STRUCTURED
     else:
-        structured_pair = _values.structured(structured)
-        encoded = structured_pair[1]
+        given = sent = _values.structured(structured)
         if not source:
-            string = encoded  # empty content: the string form is the structured JSON
+            string = given[1]  # empty content: the string form is the structured JSON
+        elif parsed is not None:  # items other than plain text: payloads may repeat
+            sent = _payloads.cleaned(given, _payloads.stand_ins(source, parsed))
     if cls is ToolResult:
-        self: Any = object.__new__(_Building)
+        self: Any = _new(_Building)
         self.name = name if name.isascii() else _values.text(name)
         self.id = id if id.isascii() else _values.text(id)
         self.is_error = is_error
@@ -431,7 +466,8 @@ def _build(
         self._parsed = parsed
         self._string = string
         self._texts = plain
-        self._structured = structured_pair
+        self._structured = sent
+        self._given = given
         self.__class__ = ToolResult
         return self  # type: ignore[no-any-return]
     self = object.__new__(cls)  # a subclass: the same fields, set the slow way
@@ -444,7 +480,8 @@ def _build(
     set_(self, "_parsed", parsed)
     set_(self, "_string", string)
     set_(self, "_texts", plain)
-    set_(self, "_structured", structured_pair)
+    set_(self, "_structured", sent)
+    set_(self, "_given", given)
     return self  # type: ignore[no-any-return]
 
 

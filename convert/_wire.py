@@ -34,7 +34,7 @@ class Result(Protocol):
     @property
     def _texts(self) -> Sequence[str] | None: ...  # non-blank texts when all is plain text
     @property
-    def _structured(self) -> tuple[Any, str | None]: ...  # (frozen value, canonical JSON)
+    def _structured(self) -> tuple[Any, str | None]: ...  # (frozen value, canonical JSON) to send
 
 
 class Source(Result, Protocol):

@@ -323,13 +323,13 @@ def test_result_type_is_kept() -> None:
         ).result_type
         == "complete"
     )
-    task = ToolResult.from_mcp(
-        {"content": [{"type": "text", "text": "t"}], "resultType": "task"}, id="call_1", name="tool"
+    other = ToolResult.from_mcp(
+        {"content": [{"type": "text", "text": "t"}], "resultType": "x-batch"}, id="c", name="tool"
     )
-    assert task.result_type == "task"
-    assert task.to("openai")["content"] == "t"  # converted as any result; not sent
-    assert task != ToolResult.from_mcp(
-        {"content": [{"type": "text", "text": "t"}]}, id="call_1", name="tool"
+    assert other.result_type == "x-batch"
+    assert other.to("openai")["content"] == "t"  # converted as any result; not sent
+    assert other != ToolResult.from_mcp(
+        {"content": [{"type": "text", "text": "t"}]}, id="c", name="tool"
     )
     assert ToolResult(id="call_1", name="tool", result_type="task").result_type == "task"
 
@@ -342,8 +342,8 @@ def test_result_type_from_mcp_objects() -> None:
         ToolResult.from_mcp(obj, id="call_1", name="tool").result_type == "complete"
     )  # 1.x: absent; 2.x: dumped
     if "result_type" in getattr(mt.CallToolResult, "model_fields", {}):
-        obj = mt.CallToolResult(id="call_1", name="tool", content=[], result_type="task")
-        assert ToolResult.from_mcp(obj, id="call_1", name="tool").result_type == "task"
+        obj = mt.CallToolResult(id="call_1", name="tool", content=[], result_type="x-batch")
+        assert ToolResult.from_mcp(obj, id="call_1", name="tool").result_type == "x-batch"
 
 
 def test_input_required_is_not_a_tool_result() -> None:
