@@ -64,7 +64,7 @@ from typing import Any
 from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, Form, native_media
-from .._options import Options
+from .._options import IMAGE_LIMITS, Options
 from .._values import thaw
 from .._wire import Result, Wire
 from ..errors import InvalidId
@@ -220,7 +220,7 @@ def _entry(entry: Mapping[str, Any]) -> dict[str, Any]:
 WIRE = Wire(
     name=WIRE_NAME,
     native={"image": True},
-    options=frozenset({"image_input"}),
+    options=frozenset({"image_input", *IMAGE_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -46,7 +46,7 @@ from .. import _read
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason, pdf_filename
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._wire import Result, Wire
 
 #: the API's request limit; a request carries the base64, so in base64 symbols
@@ -177,7 +177,7 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
 WIRE = Wire(
     name="responses",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf", "url_sources"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources", *IMAGE_LIMITS, *PDF_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,
