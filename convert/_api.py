@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._budget import AlreadySent, within_budget
+from ._budget import AlreadySent, applies, within_budget
 from ._budget import already_sent as _already_sent
 from ._hoist import hoist as _hoist
 from ._idmap import map_pair, prepare_ids
@@ -13,7 +13,7 @@ from ._options import Options
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import BUDGETED, DEFAULT_PLANS, TABLE, plan
+from .wires import DEFAULT_PLANS, TABLE, plan
 
 __all__ = [
     "KINDS",
@@ -150,9 +150,15 @@ def format_tool_results(
                 for result in results
             ]
     sent = None if already_sent is None else _already_sent(already_sent)
-    inner = BUDGETED.get(block)
-    if inner is not None:  # a request limit applies: the call's budget, then the blocks
-        return _budgeted(wire, results, inner, resolved, sent)
+    if applies(TABLE[wire], resolved):  # a request limit applies: the call's budget
+        if type(results) is not list:
+            results = list(results)
+        blocks = []
+        for result in results:  # all plain text (the usual case) counts nothing
+            if type(result) is not ToolResult or result._texts is None:
+                return _budgeted(wire, results, block, resolved, sent)
+            blocks.append(block(result, resolved))
+        return _ENVELOPES[wire](blocks, results, resolved)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         if type(results) is not list:
             results = list(results)
@@ -187,9 +193,7 @@ def _budgeted(
     spec = TABLE[wire]
     checked = [_checked(result) for result in results]
     hoisting = _hoisting(spec, resolved)
-    seen: list[Any] = checked
-    if any(result._texts is None for result in checked):
-        seen = within_budget(spec, checked, resolved, sent or AlreadySent(), hoisting)
+    seen = within_budget(spec, checked, resolved, sent or AlreadySent(), hoisting)
     if hoisting:
         return _hoist(spec, seen, spec.block, resolved)
     return _ENVELOPES[wire]([block(result, resolved) for result in seen], seen, resolved)
@@ -215,10 +219,10 @@ def report(wire: str, result: ToolResult, /, **options: object) -> tuple[Decisio
     :raises InvalidOption: for an option value it cannot take.
     :raises InvalidToolResult: when ``result`` is not a ToolResult.
     """
-    block, resolved = plan(wire, unknown=options)
+    _, resolved = plan(wire, unknown=options)
     spec = TABLE[wire]
     seen: Any = _checked(result)
-    if block in BUDGETED and seen._texts is None:  # the budget of the one result, as ``to``
+    if seen._texts is None and applies(spec, resolved):  # the budget of the one result, as ``to``
         seen = within_budget(spec, (seen,), resolved, hoisting=_hoisting(spec, resolved))[0]
     return decide(spec, seen, resolved)
 
@@ -247,11 +251,11 @@ def report_call(
         raise InvalidToolResult(
             f"results must be a list of ToolResult objects, not {type(results).__name__}"
         )
-    block, resolved = plan(wire, unknown=options)
+    _, resolved = plan(wire, unknown=options)
     spec = TABLE[wire]
     sent = _already_sent(already_sent)
     seen: list[Any] = [_checked(result) for result in results]
-    if block in BUDGETED:
+    if applies(spec, resolved):
         seen = within_budget(spec, seen, resolved, sent, _hoisting(spec, resolved))
     return tuple(decide(spec, result, resolved) for result in seen)
 

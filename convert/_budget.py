@@ -47,7 +47,7 @@ from ._options import Options
 from ._wire import Source, Wire
 from .errors import InvalidOption
 
-__all__ = ["AlreadySent", "BudgetView", "already_sent", "applies", "within_budget"]
+__all__ = ["AlreadySent", "BudgetView", "already_sent", "applies", "own_budget", "within_budget"]
 
 
 class AlreadySent(NamedTuple):
@@ -60,6 +60,8 @@ class AlreadySent(NamedTuple):
 
 
 NOTHING_SENT = AlreadySent()
+_TEXT = "text"  # stands for an item of a view without ``_source`` (counted by its kind)
+_NONE: Mapping[int, str] = {}
 
 
 def already_sent(value: object) -> AlreadySent:
@@ -123,7 +125,8 @@ class BudgetView:
         self.id = result.id
         self.is_error = result.is_error
         self._structured = result._structured
-        self._source = result._source
+        # an audience view has none: its items are those for the model already
+        self._source = getattr(result, "_source", None) or (_TEXT,) * len(result._items)
         self._string = result._string  # a placeholder's text is the item's string form
         self._texts = result._texts
         items = list(result._items)
@@ -134,6 +137,15 @@ class BudgetView:
 
 
 _MEDIA = frozenset({IMAGE, PDF, LINK, NATIVE})  # the kinds that may count
+
+
+def own_budget(wire: Wire, result: Any, options: Options) -> Any:
+    """Return ``result`` under the budget of the one result (``ToolResult.to``), called by
+    a wire's block on a result with media; a :class:`BudgetView` (the call's budget
+    already applied by ``format_tool_results``) is returned as it is."""
+    if type(result) is BudgetView or not applies(wire, options):
+        return result
+    return within_budget(wire, (result,), options)[0]
 
 
 class _Medium(NamedTuple):
@@ -180,7 +192,9 @@ def within_budget(
     for number, result in enumerate(results):
         if result._texts is not None:
             continue  # plain text only
-        for index, (raw, item) in enumerate(zip(result._source, result._items, strict=True)):
+        items = result._items
+        source = getattr(result, "_source", None) or (_TEXT,) * len(items)
+        for index, (raw, item) in enumerate(zip(source, items, strict=True)):
             if item.kind not in _MEDIA:
                 continue
             route = _route(wire, item, raw, options, hoisting)
@@ -193,10 +207,8 @@ def within_budget(
         _images(images, options, sent, denied)
     if pdfs and options.native_pdf:
         _pdfs(pdfs, options, sent, denied)
-    if not denied:
-        return list(results)
     return [
-        BudgetView(result, denied[number]) if number in denied else result
+        BudgetView(result, denied.get(number, _NONE)) if result._texts is None else result
         for number, result in enumerate(results)
     ]
 

@@ -12,7 +12,6 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from .._audience import for_the_model
-from .._budget import applies, within_budget
 from .._options import ALL_OPTIONS, Options, resolve_options
 from .._read import Read
 from .._values import as_mapping
@@ -20,7 +19,7 @@ from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["BUDGETED", "DEFAULT_PLANS", "TABLE", "plan", "read_block"]
+__all__ = ["DEFAULT_PLANS", "TABLE", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -49,8 +48,6 @@ _PLANS_MAX = 1024
 _KEYED = frozenset({type(None), bool, str})  # the types a cached key holds
 #: and, for the other options (keyed with their type), int and MIME collections
 _KEYED_OTHER = frozenset({type(None), bool, str, int, list, tuple, set, frozenset})
-#: a block that applies a result's budget (see ``_budget``) -> the block it runs
-BUDGETED: dict[Callable[[Any, Options], Any], Callable[[Any, Options], Any]] = {}
 
 
 def plan(
@@ -112,10 +109,7 @@ def plan(
         if value is not UNSET:
             given[name] = value
     options = resolve_options(spec.options, spec.defaults, given)
-    block = _audience_block(spec.block) if options.audience else spec.block
-    if applies(spec, options):
-        block = _budget_block(spec, block)
-    plan_ = (block, options)
+    plan_ = (_audience_block(spec.block) if options.audience else spec.block, options)
     if key is not None and len(_PLANS) < _PLANS_MAX:
         _PLANS[key] = plan_
     return plan_
@@ -135,21 +129,6 @@ def _keyed(options: Mapping[str, object]) -> tuple[tuple[object, ...], ...] | No
             value = frozenset(cast("Collection[str]", value))
         out.append((name, kind, value))
     return tuple(out)
-
-
-def _budget_block(
-    spec: Wire, block: Callable[[Any, Options], Any]
-) -> Callable[[Any, Options], Any]:
-    """Return ``block`` run on the result with the media past a request limit as
-    placeholders (the budget of the one result: ``ToolResult.to``)."""
-
-    def budget_block(result: Source, options: Options) -> Any:
-        if result._texts is not None:  # plain text: nothing to count
-            return block(result, options)
-        return block(within_budget(spec, (result,), options)[0], options)
-
-    BUDGETED[budget_block] = block
-    return budget_block
 
 
 def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source, Options], Any]:

@@ -63,6 +63,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
@@ -123,6 +124,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
         if result.is_error:
             fast["is_error"] = True
         return fast
+    result = own_budget(WIRE, result, options)  # media: the request limits (``_budget``)
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind

@@ -66,6 +66,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._links import pdf_filename
@@ -111,6 +112,8 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     """
     if result.id not in _ids_seen:
         _check_id(result.id)
+    if result._texts is None:  # media: the request limits (``_budget``)
+        result = own_budget(WIRE, result, options)
     content: list[dict[str, Any]] = []
     names: set[str] = set()
     for item in result._items:

@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _items, _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
@@ -77,6 +78,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     string = result._string
     parts: list[dict[str, Any]] = []
     if (options.image_input or options.native_pdf) and result._texts is None:
+        result = own_budget(WIRE, result, options)  # the request limits (``_budget``)
         kept: list[str] = []
         for item in result._items:
             kind = item.kind

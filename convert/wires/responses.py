@@ -43,6 +43,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason, pdf_filename
@@ -74,7 +75,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
         _check_id(result.id)
     output: str | list[dict[str, Any]] = result._string
     if (options.image_input or options.native_pdf) and result._texts is None:
-        parts = _parts(result, options)
+        parts = _parts(own_budget(WIRE, result, options), options)  # request limits too
         if parts is not None:
             output = parts
     return {"type": "function_call_output", "call_id": result.id, "output": output}
