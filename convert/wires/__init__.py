@@ -127,6 +127,7 @@ def _keyed(options: Mapping[str, object]) -> tuple[tuple[object, ...], ...] | No
             if not all(type(each) is str for each in value):  # type: ignore[attr-defined]
                 return None
             value = frozenset(cast("Collection[str]", value))
+            kind = frozenset  # of exact strings: a list and a tuple of them are one value
         out.append((name, kind, value))
     return tuple(out)
 
