@@ -99,7 +99,7 @@ def test_the_limits_are_options_read_by_the_wires_with_media() -> None:
         images = LIMITS - PDF_LIMITS
         assert images <= wire_options(wire), wire
     for wire in (*PDF_WIRES, "openai"):
-        assert PDF_LIMITS <= wire_options(wire), wire
+        assert wire_options(wire) >= PDF_LIMITS, wire
     for wire in ("hermes",):
         assert not LIMITS & wire_options(wire)
     assert not PDF_LIMITS & wire_options("gemini-interactions")  # images only there
