@@ -26,7 +26,8 @@ request is never one the API rejects.
 - PDFs, in turn: one that would pass ``max_pdf_request_bytes`` or
   ``max_pdf_pages`` (with what went before it) is a placeholder, and the next one
   is tried (a smaller one may still fit). Pages are counted (``_pdfpages``) only
-  when the O(1) bounds of the call's PDFs could pass the limit.
+  when the O(1) bounds of the call's PDFs could pass the limit; a payload without
+  a trailer (it does not end as a PDF does) counts as one page, unscanned.
 - The reason a placeholder gives is the limit's name (``max_images``,
   ``many_images_max_side``, ``max_pdf_pages``, ``max_pdf_request_bytes``); its
   text is the item's ordinary placeholder (metadata only).
@@ -250,11 +251,8 @@ def _pdfs(
         bound = 0
         for medium in pdfs:
             found = medium.item.pages(exact=False)
-            if found is None:
-                exact = True
-                break
-            bound += found
-        exact = exact or bound > pages_left
+            bound += 1 if found is None else found  # no trailer: one page (``_pdfpages``)
+        exact = bound > pages_left
     for medium in pdfs:
         item = medium.item
         if bytes_left is not None and item.size > bytes_left:
@@ -262,7 +260,7 @@ def _pdfs(
             continue
         pages = 0
         if pages_left is not None and exact:
-            pages = item.pages(exact=True) or 1
+            pages = (item.pages(exact=True) or 1) if item.pages(exact=False) is not None else 1
             if pages > pages_left:
                 _deny(denied, medium, "max_pdf_pages")
                 continue

@@ -3,7 +3,9 @@
 - :func:`page_bound` is O(1): the trailer's ``/Size`` (the number of objects in
   the file, so at least its pages) read from the last ``TAIL`` bytes, or from
   the cross-reference stream ``startxref`` points at (PDF 1.5). None when
-  neither is found (a payload that does not end as a PDF does).
+  neither is found (a payload that does not end as a PDF does): the budget then
+  counts it as one page and does not scan it (a scan is O(payload), and such a
+  file is not one a provider reads as a PDF anyway).
 - :func:`page_count` is O(payload): the page objects, that is the names
   ``/Type /Page`` not followed by another name character (so not ``/Pages``),
   counted on the decoded bytes, plus those inside object streams

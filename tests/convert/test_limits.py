@@ -455,3 +455,23 @@ def test_the_plan_cache_takes_int_and_mime_options() -> None:
     other = plan("anthropic", True, unknown={"max_images": 8, "image_mimes": ["image/png"]})
     assert other is not first and other[1].max_images == 8
     assert any(("max_images", int, 7) in key for key in _PLANS)
+
+
+def test_a_pdf_without_a_trailer_counts_as_one_page_unscanned() -> None:
+    # pages named in the body, but no trailer: the budget does not scan it
+    raw = b"%PDF-1.4\n" + b"<< /Type /Page >>\n" * 3 + b"%" + b"x" * 5000 + b"\n"
+    results = [result(pdf_item(b64(raw), f"d{n}"), number=n) for n in range(3)]
+    assert reasons("anthropic", results, max_pdf_pages=2) == [[None], [None], ["max_pdf_pages"]]
+
+
+def test_images_by_url_count_toward_max_images() -> None:
+    link = {"type": "resource_link", "uri": "https://x.test/a.png", "mimeType": "image/png",
+            "name": "a"}  # fmt: skip
+    native = {"type": "image", "source": {"type": "url", "url": "https://x.test/b.png"}}
+    data = image(8, 8)
+    one = result(link, native, image_item(data))
+    options = {"image_input": True, "url_sources": True, "max_images": 2}
+    assert [d.reason for d in report("anthropic", one, **options)] == [None, None, "max_images"]
+    out = one.to("anthropic", **options)
+    assert not sent(out, data)
+    assert [block["type"] for block in out["content"]] == ["image", "image", "text"]
