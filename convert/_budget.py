@@ -184,7 +184,9 @@ def within_budget(
     sent: AlreadySent = NOTHING_SENT,
     hoisting: bool = False,
 ) -> list[Any]:
-    """Return ``results``, each one with a medium past a request limit as a :class:`BudgetView`.
+    """Return ``results`` with each result that holds media as a :class:`BudgetView`: the
+    media past a request limit are placeholders there, and a block that meets the view
+    does not count it again (``own_budget``). Plain-text results are returned as they are.
 
     ``hoisting``: media go into the user turn (``format_tool_results`` with ``hoist``).
     """

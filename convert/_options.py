@@ -29,18 +29,29 @@ EXTRA_FLAGS = ("raw_bytes", "url_sources", "audience", "hoist", "call_ids")
 #: Provider limits (see docs/limits.md). Not given (None): the wire's own default.
 #: Sizes in decoded bytes and sides in pixels are at least 1; counts at least 0.
 SIZES = frozenset(
-    {"max_image_bytes", "max_pdf_bytes", "max_image_side", "many_images_max_side",
-     "max_pdf_request_bytes"}
-)  # fmt: skip
+    {
+        "max_image_bytes",
+        "max_pdf_bytes",
+        "max_image_side",
+        "many_images_max_side",
+        "max_pdf_request_bytes",
+    }
+)
 COUNTS = frozenset({"max_images", "many_images", "max_pdf_pages"})
 #: MIME-type collections: they narrow a wire's own set, never widen it.
 MIME_OPTIONS = frozenset({"image_mimes"})
 LIMITS = SIZES | COUNTS | MIME_OPTIONS
 #: The limits that concern images, and PDFs (a wire reads those of the kinds it carries).
 IMAGE_LIMITS = frozenset(
-    {"max_image_bytes", "max_image_side", "max_images", "many_images", "many_images_max_side",
-     "image_mimes"}
-)  # fmt: skip
+    {
+        "max_image_bytes",
+        "max_image_side",
+        "max_images",
+        "many_images",
+        "many_images_max_side",
+        "image_mimes",
+    }
+)
 PDF_LIMITS = frozenset({"max_pdf_bytes", "max_pdf_pages", "max_pdf_request_bytes"})
 ALL_OPTIONS = frozenset(
     {"image_input", "native_pdf", "source_blocks", "response_tag", *EXTRA_FLAGS, *LIMITS}
