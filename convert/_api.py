@@ -34,6 +34,8 @@ NAMED_WIRES: tuple[str, ...] = tuple(name for name, spec in TABLE.items() if spe
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
 _ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
+#: whether a request limit applies to a wire with no option given (anthropic's defaults)
+_DEFAULT_BUDGET = {name: applies(spec, DEFAULT_PLANS[name][1]) for name, spec in TABLE.items()}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -129,6 +131,7 @@ def format_tool_results(
         and wire in DEFAULT_PLANS
     ):  # the usual call: one lookup, as in ToolResult.to
         block, resolved = DEFAULT_PLANS[wire]
+        budget = _DEFAULT_BUDGET[wire]
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None
@@ -149,8 +152,9 @@ def format_tool_results(
                 else result
                 for result in results
             ]
+        budget = applies(TABLE[wire], resolved)
     sent = None if already_sent is None else _already_sent(already_sent)
-    if applies(TABLE[wire], resolved):  # a request limit applies: the call's budget
+    if budget:  # a request limit applies: the call's budget
         if type(results) is not list:
             results = list(results)
         blocks = []
