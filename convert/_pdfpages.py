@@ -24,6 +24,7 @@ from __future__ import annotations
 import binascii
 import re
 import zlib
+from typing import Any
 
 __all__ = ["TAIL", "page_bound", "page_count"]
 
@@ -65,10 +66,14 @@ def page_bound(data: str, size: int) -> int | None:
 
 
 def page_count(data: str) -> int:
-    """Return the number of page objects of a clean base64 PDF (at least 1)."""
+    """Return the number of page objects of a clean base64 PDF (at least 1).
+
+    Decoded with ``pybase64`` where the ``speed`` extra installed it (several times
+    faster than the standard library on a large payload), else ``binascii``.
+    """
     try:
-        pdf = _a2b(data)
-    except binascii.Error:
+        pdf = _decode()(data)
+    except (binascii.Error, ValueError):
         return 1
     pages = len(_PAGE.findall(pdf))
     for match in _OBJSTM.finditer(pdf):
@@ -84,3 +89,19 @@ def page_count(data: str) -> int:
             continue
         pages += len(_PAGE.findall(inflated))
     return max(pages, 1)
+
+
+_decoder: Any = None
+
+
+def _decode() -> Any:
+    """Return the whole-payload decoder: pybase64's if installed, else binascii's (once)."""
+    global _decoder
+    if _decoder is None:
+        try:
+            import pybase64
+        except ImportError:  # the speed extra is not installed: the standard library alone
+            _decoder = _a2b
+        else:
+            _decoder = pybase64.b64decode
+    return _decoder
