@@ -22,8 +22,10 @@ from ._api import (
     format_tool_results,
     native_needs_vision,
     report,
+    report_call,
     wire_options,
 )
+from ._budget import AlreadySent
 from ._gateway import convert_tool_results
 from ._idmap import ID_RULES, NAME_RULES, IdMap
 from ._idrules import IdRule
@@ -52,6 +54,7 @@ __all__ = [
     "OUTCOMES",
     "REASONS",
     "WIRES",
+    "AlreadySent",
     "ConvertError",
     "Decision",
     "IdMap",
@@ -71,6 +74,7 @@ __all__ = [
     "format_tool_results",
     "native_needs_vision",
     "report",
+    "report_call",
     "wire_options",
 ]
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._budget import AlreadySent, applies, within_budget
+from ._budget import already_sent as _already_sent
 from ._hoist import hoist as _hoist
 from ._idmap import map_pair, prepare_ids
+from ._options import Options
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
@@ -20,6 +23,7 @@ __all__ = [
     "format_tool_results",
     "native_needs_vision",
     "report",
+    "report_call",
     "wire_options",
 ]
 
@@ -30,6 +34,8 @@ NAMED_WIRES: tuple[str, ...] = tuple(name for name, spec in TABLE.items() if spe
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
 _ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
+#: whether a request limit applies to a wire with no option given (anthropic's defaults)
+_DEFAULT_BUDGET = {name: applies(spec, DEFAULT_PLANS[name][1]) for name, spec in TABLE.items()}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -81,6 +87,7 @@ def format_tool_results(
     source_blocks: bool | None = None,
     response_tag: str | None = None,
     hoist: object = None,  # a flag, checked as the others are (object: **options pass it)
+    already_sent: object = None,  # an AlreadySent or a mapping (checked: ``_budget``)
     **unknown: object,
 ) -> list[Any]:
     """Return the messages (or input items) that carry ``results`` on ``wire``.
@@ -94,9 +101,16 @@ def format_tool_results(
     as an OpenAI-compatible chat endpoint needs, and ``ids`` / ``id_rule`` (see
     ``_idmap``).
 
+    The request limits (``max_images``, ``many_images``, ``max_pdf_pages``,
+    ``max_pdf_request_bytes``) count the media of the whole call, first come first
+    served, plus ``already_sent`` (an :class:`AlreadySent`, or a mapping of its
+    fields: what the rest of the conversation holds); media past a limit are
+    placeholders (see ``_budget`` and :func:`report_call`).
+
     :raises UnknownWire: for a wire not in ``WIRES``.
     :raises UnknownOption: for an option name no wire knows.
-    :raises InvalidOption: for an option value it cannot take.
+    :raises InvalidOption: for an option value it cannot take, or an ``already_sent``
+        that is not a mapping of counts.
     :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
     :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
     """
@@ -117,6 +131,7 @@ def format_tool_results(
         and wire in DEFAULT_PLANS
     ):  # the usual call: one lookup, as in ToolResult.to
         block, resolved = DEFAULT_PLANS[wire]
+        budget = _DEFAULT_BUDGET[wire]
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None
@@ -137,6 +152,17 @@ def format_tool_results(
                 else result
                 for result in results
             ]
+        budget = applies(TABLE[wire], resolved)
+    sent = None if already_sent is None else _already_sent(already_sent)
+    if budget:  # a request limit applies: the call's budget
+        if type(results) is not list:
+            results = list(results)
+        blocks = []
+        for result in results:  # all plain text (the usual case) counts nothing
+            if type(result) is not ToolResult or result._texts is None:
+                return _budgeted(wire, results, block, resolved, sent)
+            blocks.append(block(result, resolved))
+        return _ENVELOPES[wire](blocks, results, resolved)
     if resolved.hoist:  # only wires that read it (openai, ollama) can have it set
         if type(results) is not list:
             results = list(results)
@@ -160,6 +186,23 @@ def format_tool_results(
     return _ENVELOPES[wire](blocks, results, resolved)
 
 
+def _budgeted(
+    wire: str,
+    results: Iterable[ToolResult],
+    block: Any,
+    resolved: Options,
+    sent: AlreadySent | None,
+) -> list[Any]:
+    """Return the messages of ``results`` with the media past a request limit as placeholders."""
+    spec = TABLE[wire]
+    checked = [_checked(result) for result in results]
+    hoisting = _hoisting(spec, resolved)
+    seen = within_budget(spec, checked, resolved, sent or AlreadySent(), hoisting)
+    if hoisting:
+        return _hoist(spec, seen, spec.block, resolved)
+    return _ENVELOPES[wire]([block(result, resolved) for result in seen], seen, resolved)
+
+
 def _checked(result: object) -> ToolResult:
     if not isinstance(result, ToolResult):
         raise InvalidToolResult(f"results must be ToolResult objects, not {type(result).__name__}")
@@ -181,4 +224,46 @@ def report(wire: str, result: ToolResult, /, **options: object) -> tuple[Decisio
     :raises InvalidToolResult: when ``result`` is not a ToolResult.
     """
     _, resolved = plan(wire, unknown=options)
-    return decide(TABLE[wire], _checked(result), resolved)
+    spec = TABLE[wire]
+    seen: Any = _checked(result)
+    if seen._texts is None and applies(spec, resolved):  # the budget of the one result, as ``to``
+        seen = within_budget(spec, (seen,), resolved, hoisting=_hoisting(spec, resolved))[0]
+    return decide(spec, seen, resolved)
+
+
+def report_call(
+    wire: str,
+    results: Iterable[ToolResult],
+    /,
+    *,
+    already_sent: object = None,
+    **options: object,
+) -> tuple[tuple[Decision, ...], ...]:
+    """Return, per result, the decisions :func:`report` gives, under the call's budget.
+
+    What :func:`format_tool_results` with the same arguments sends: the request
+    limits count the media of every result (and ``already_sent``), so a medium past
+    one is a placeholder whose reason names the limit (``max_images``,
+    ``many_images_max_side``, ``max_pdf_pages``, ``max_pdf_request_bytes``).
+
+    :raises UnknownWire: for a wire not in ``WIRES``.
+    :raises UnknownOption: for an option name no wire knows.
+    :raises InvalidOption: for an option value it cannot take, or a bad ``already_sent``.
+    :raises InvalidToolResult: when ``results`` holds something not a ToolResult.
+    """
+    if isinstance(results, (str, bytes, Mapping)) or not isinstance(results, Iterable):
+        raise InvalidToolResult(
+            f"results must be a list of ToolResult objects, not {type(results).__name__}"
+        )
+    _, resolved = plan(wire, unknown=options)
+    spec = TABLE[wire]
+    sent = _already_sent(already_sent)
+    seen: list[Any] = [_checked(result) for result in results]
+    if applies(spec, resolved):
+        seen = within_budget(spec, seen, resolved, sent, _hoisting(spec, resolved))
+    return tuple(decide(spec, result, resolved) for result in seen)
+
+
+def _hoisting(spec: Any, options: Options) -> bool:
+    """True when media go into the user turn (``hoist`` on a wire that has one)."""
+    return options.hoist and spec.hoist is not None

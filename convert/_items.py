@@ -58,6 +58,8 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _base64, _values
+from ._imagesize import image_size
+from ._pdfpages import page_bound, page_count
 
 if TYPE_CHECKING:
     from ._options import Options
@@ -112,6 +114,7 @@ class Item:
 
     __slots__ = (
         "_clean",
+        "_extent",
         "block",
         "cache_control",
         "declared",
@@ -145,6 +148,7 @@ class Item:
         self.text = text  # the string form of this item
         self.raw = raw  # the payload as given, screened only (IMAGE, PDF)
         self._clean: str | None = _UNCHECKED  # the strict check's result, once run
+        self._extent: Any = _UNCHECKED  # pixels (IMAGE) or pages (PDF), once read
         self.tag = tag  # the item type a placeholder names (IMAGE, PDF)
         self.declared = declared  # the MIME type the item declared (IMAGE, PDF)
         self.mime = mime
@@ -180,6 +184,36 @@ class Item:
         """The MIME type of this payload's ``data:`` URL (IMAGE or PDF)."""
         return self.mime if self.kind == IMAGE else "application/pdf"
 
+    def pixels(self) -> tuple[int, int] | None:
+        """Return ``(width, height)`` from an image's header, or None when unknown.
+
+        Read once the strict check has passed (from the clean base64), and remembered;
+        None before that, for a PDF, and for a header that cannot be read.
+        """
+        found = self._extent
+        if found is not _UNCHECKED:
+            return found  # type: ignore[no-any-return]
+        data = self._clean
+        if self.kind != IMAGE or data is None or data is _UNCHECKED:
+            return None
+        found = self._extent = image_size(data, self.mime)
+        return found
+
+    def pages(self, exact: bool) -> int | None:
+        """Return a PDF's page count (``exact``), or an O(1) bound on it (None: none found).
+
+        Read once the strict check has passed; the count is remembered. See ``_pdfpages``.
+        """
+        data = self._clean
+        if self.kind != PDF or data is None or data is _UNCHECKED:
+            return None
+        if not exact:
+            return page_bound(data, self.size)
+        found = self._extent
+        if found is _UNCHECKED:
+            found = self._extent = page_count(data)
+        return found  # type: ignore[no-any-return]
+
     @property
     def invalid(self) -> bool:
         """True once the strict check has run and failed (``native`` then sends nothing)."""
@@ -204,15 +238,18 @@ def unsent(item: Item, data: str | None) -> str | None:
 
 
 class Form:
-    """A wire's native form for one media kind: the MIME types it takes and its size limit.
+    """A wire's native form for one media kind: the MIME types it takes and its limits.
 
-    The limit is given in the unit the provider documents: ``max_base64`` (symbols
+    The size limit is given in the unit the provider documents: ``max_base64`` (symbols
     of base64, as a request limit counts them) or ``max_bytes`` (decoded bytes,
     converted here once into the base64 length :meth:`Item.native` bounds).
-    ``mimes`` None: every type an item of the kind can have.
+    ``mimes`` None: every type an item of the kind can have. ``max_side``: the
+    largest width or height in pixels (images; None: no limit). The options
+    ``max_image_bytes``/``max_pdf_bytes`` and ``max_image_side`` replace these
+    limits when given; ``image_mimes`` narrows ``mimes``.
     """
 
-    __slots__ = ("max_base64", "max_bytes", "mimes")
+    __slots__ = ("max_base64", "max_bytes", "max_side", "mimes")
 
     def __init__(
         self,
@@ -220,6 +257,7 @@ class Form:
         mimes: Collection[str] | None = None,
         max_base64: int | None = None,
         max_bytes: int | None = None,
+        max_side: int | None = None,
     ) -> None:
         if max_bytes is not None and max_base64 is None:
             max_base64 = _base64.encoded_length(max_bytes)
@@ -228,6 +266,14 @@ class Form:
         self.mimes = mimes
         self.max_bytes = max_bytes
         self.max_base64: int = max_base64
+        self.max_side = max_side
+
+    @property
+    def decoded_limit(self) -> int:
+        """The size limit in decoded bytes (what ``max_image_bytes`` replaces)."""
+        if self.max_bytes is not None:
+            return self.max_bytes
+        return self.max_base64 // 4 * 3
 
 
 def native_media(
@@ -239,15 +285,17 @@ def native_media(
     ``reason`` None: ``data`` is the clean base64 to send (its ``data:`` URL with
     ``url``, see :meth:`Item.native`). Else ``reason`` says
     why not and ``text`` is what to send instead. ``no_form``, ``not_read`` (the
-    kind's option is off) and ``unsupported_mime`` read no payload; over a
-    ``max_bytes`` limit is known from the size alone; then ``item.native``
-    (``too_large``, ``invalid_base64``).
+    kind's option is off) and ``unsupported_mime`` (the form's types, narrowed by
+    ``image_mimes``) read no payload; over a byte limit (``max_bytes``, or the
+    ``max_image_bytes``/``max_pdf_bytes`` option) is known from the size alone;
+    then ``item.native`` (``too_large``, ``invalid_base64``); then, for an image,
+    its sides from its header (``max_image_side``: the option, else the form's).
     """
     kind = item.kind
     if kind == IMAGE:
-        read, form = options.image_input, image
+        read, form, given = options.image_input, image, options.max_image_bytes
     elif kind == PDF:
-        read, form = options.native_pdf, pdf
+        read, form, given = options.native_pdf, pdf, options.max_pdf_bytes
     else:
         return "no_form", None, item.text
     if form is None:
@@ -256,9 +304,27 @@ def native_media(
         return "not_read", None, item.text
     if form.mimes is not None and item.mime not in form.mimes:
         return "unsupported_mime", None, item.text
-    if form.max_bytes is not None and item.size > form.max_bytes:
-        return unsent(item, None), None, item.text
-    data, text = item.native(form.max_base64, url)
+    if kind == IMAGE and options.image_mimes is not None and item.mime not in options.image_mimes:
+        return "unsupported_mime", None, item.text
+    if given is None:
+        if form.max_bytes is not None and item.size > form.max_bytes:
+            return unsent(item, None), None, item.text
+        limit = form.max_base64
+    else:
+        if item.size > given:
+            return unsent(item, None), None, item.text
+        limit = _base64.encoded_length(given)
+    if kind == IMAGE:
+        data, text = item.native(limit, url)
+        side = options.max_image_side
+        if side is None:
+            side = form.max_side
+        if side is not None and data is not None:
+            found = item.pixels()
+            if found is not None and max(found) > side:
+                return "max_image_side", None, item.text
+        return unsent(item, data), data, text
+    data, text = item.native(limit, url)
     return unsent(item, data), data, text
 
 

@@ -40,6 +40,13 @@ REASONS: Mapping[str, str] = {
         " (on gemini: Gemini 3 and later)"
     ),
     "too_large": "over the provider's size limit",
+    "max_image_side": "wider or taller than the provider takes (max_image_side)",
+    "max_images": "past the number of images a request may hold (max_images)",
+    "many_images_max_side": (
+        "larger than a request with many images may hold (many_images, many_images_max_side)"
+    ),
+    "max_pdf_pages": "past the PDF pages a request may hold (max_pdf_pages)",
+    "max_pdf_request_bytes": "past the PDF bytes a request may hold (max_pdf_request_bytes)",
     "invalid_base64": "its payload is not valid base64",
     "unsupported_mime": "its MIME type (or its bytes) has no form here",
     "url_sources_off": "links go by URL only with url_sources",

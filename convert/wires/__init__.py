@@ -7,9 +7,9 @@ wire back to what it holds).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from .._audience import for_the_model
 from .._options import ALL_OPTIONS, Options, resolve_options
@@ -19,7 +19,7 @@ from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["TABLE", "plan", "read_block"]
+__all__ = ["DEFAULT_PLANS", "TABLE", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -42,13 +42,12 @@ Plan = tuple[Callable[[Any, Options], Any], Options]
 #: Stands for an option the caller did not pass (None is not a valid value).
 UNSET: Any = None
 
-#: wire -> (block, options) when no option is given, the usual call: one lookup of a
-#: string, read inline by ``ToolResult.to`` and ``format_tool_results``.
-DEFAULT_PLANS: dict[str, Plan] = {name: (wire.block, wire.defaults) for name, wire in TABLE.items()}
 # key (see ``plan``) -> (block, options): callers repeat the same few combinations
 _PLANS: dict[tuple[object, ...], Plan] = {}
 _PLANS_MAX = 1024
 _KEYED = frozenset({type(None), bool, str})  # the types a cached key holds
+#: and, for the other options (keyed with their type), int and MIME collections
+_KEYED_OTHER = frozenset({type(None), bool, str, int, list, tuple, set, frozenset})
 
 
 def plan(
@@ -64,11 +63,13 @@ def plan(
     """Return the block function of ``wire`` and the options it runs with.
 
     The one home of the plan cache's key: ``(wire, image_input, native_pdf,
-    source_blocks, response_tag, hoist)``, then the other options by name (sorted).
-    Only a key of None, bool and str values is cached: a value of another type
-    is resolved (and checked) on every call, never looked up, as a value equal
-    to a cached one (``Decimal(1) == True``, with the same hash) would otherwise
-    find that one's plan without being checked.
+    source_blocks, response_tag, hoist)``, then the other options by name (sorted),
+    each as ``(name, type, value)``. Only a key of None, bool and str values (and,
+    for the other options, int values and MIME collections of str) is cached: a
+    value of another type is resolved (and checked) on every call, never looked
+    up, as a value equal to a cached one (``Decimal(1) == True``, with the same
+    hash) would otherwise find that one's plan without being checked; the type in
+    the key keeps ``True`` and ``1`` apart.
 
     :raises UnknownWire: for a wire not in ``TABLE``.
     :raises UnknownOption: for an option name no wire knows (in ``unknown``).
@@ -86,9 +87,10 @@ def plan(
     ):
         if not unknown:
             key = (wire, image_input, native_pdf, source_blocks, response_tag, hoist)
-        elif unknown.keys() <= ALL_OPTIONS and all(type(v) in keyed for v in unknown.values()):
-            key = (wire, image_input, native_pdf, source_blocks, response_tag, hoist)
-            key += tuple(sorted(unknown.items()))
+        elif unknown.keys() <= ALL_OPTIONS:
+            others = _keyed(unknown)
+            if others is not None:
+                key = (wire, image_input, native_pdf, source_blocks, response_tag, hoist, *others)
         if key is not None:
             found = _PLANS.get(key)
             if found is not None:
@@ -113,6 +115,23 @@ def plan(
     return plan_
 
 
+def _keyed(options: Mapping[str, object]) -> tuple[tuple[object, ...], ...] | None:
+    """Return the cache key of the options beyond the first five, or None (not cached)."""
+    keyed = _KEYED_OTHER
+    out = []
+    for name, value in sorted(options.items()):
+        kind = type(value)
+        if kind not in keyed:
+            return None
+        if kind is list or kind is tuple or kind is set or kind is frozenset:
+            if not all(type(each) is str for each in value):  # type: ignore[attr-defined]
+                return None
+            value = frozenset(cast("Collection[str]", value))
+            kind = frozenset  # of exact strings: a list and a tuple of them are one value
+        out.append((name, kind, value))
+    return tuple(out)
+
+
 def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source, Options], Any]:
     """Return ``block`` run on the result without its user-only items (``audience=True``)."""
 
@@ -120,6 +139,11 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
         return block(for_the_model(result), options)
 
     return audience_block
+
+
+#: wire -> (block, options) when no option is given, the usual call: one lookup of a
+#: string, read inline by ``ToolResult.to`` and ``format_tool_results``.
+DEFAULT_PLANS: dict[str, Plan] = {name: plan(name) for name in TABLE}
 
 
 def read_block(wire: object, block: object) -> Read:

@@ -7,7 +7,19 @@
 - ``text`` keeps only its text (and ``cache_control``); empty or whitespace-only
   text is dropped (the API rejects it).
 - Images (JPEG, PNG, GIF, WebP) become base64 ``image`` blocks only with
-  ``image_input=True`` and at most 5 MiB of base64; otherwise the placeholder.
+  ``image_input=True``, at most 10 MB of base64 (10485760 symbols, 7864320
+  bytes decoded: the first-party API's rejection text, "image exceeds 10 MB
+  maximum: ... > 10485760 bytes", probes of 2026-09; Bedrock and Vertex keep 5 MB,
+  which their engines state as ``max_image_bytes``) and at most 8000 px a side;
+  otherwise the placeholder.
+- Request limits (``_budget``; the registry states them per model): at most 100
+  images (``max_images``: 100 on 200k-context models, 600 on the others -- the
+  stricter one, since a placeholder costs an image while a rejected request
+  costs the turn), and over 20 images each at most 2000 px a side
+  (``many_images``/``many_images_max_side``: rejected, not downscaled, API
+  errors in claude-code#24630, #49537); PDFs at most 100 pages
+  (``max_pdf_pages``: 600, or 100 under a 1M-token context window) and 32 MB of
+  base64 per request (``max_pdf_request_bytes``, 25165824 bytes decoded).
 - A PDF becomes a base64 ``document`` block unless ``native_pdf=False`` or
   ``source_blocks=False``; otherwise the placeholder. At most 32 MiB of base64.
   A PDF that came as a titled ``document`` block keeps its ``title``.
@@ -55,21 +67,29 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import DOCUMENT, IMAGE, IMAGE_MIMES, LINK, NATIVE, PDF, TEXT, Form, native_media
 from .._links import link_kind, link_reason
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._values import thaw
 from .._wire import Result, Wire
 
-#: Anthropic's documented limit for one image: 5 MB of base64 (the API counts base64).
-MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+#: The first-party limit for one image: 10 MB of base64 (the API counts base64).
+MAX_IMAGE_BASE64 = 10 * 1024 * 1024
+#: the largest width or height of an image, in pixels
+MAX_IMAGE_SIDE = 8000
 #: Anthropic's request limit is 32 MB; a larger PDF could never be sent. A request
 #: carries the base64, so the limit is in base64 symbols too.
 MAX_PDF_BASE64 = 32 * 1024 * 1024
 #: every image type (no MIME check: any IMAGE item is one the API takes)
-IMAGE_FORM = Form(max_base64=MAX_IMAGE_BASE64)
+IMAGE_FORM = Form(max_base64=MAX_IMAGE_BASE64, max_side=MAX_IMAGE_SIDE)
 PDF_FORM = Form(max_base64=MAX_PDF_BASE64)
+#: request limits (see the module docstring)
+MAX_IMAGES = 100
+MANY_IMAGES = 20
+MANY_IMAGES_MAX_SIDE = 2000
+MAX_PDF_PAGES = 100
 EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 ID_RULE = IdRule(
     name="anthropic",
@@ -108,6 +128,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
         if result.is_error:
             fast["is_error"] = True
         return fast
+    result = own_budget(WIRE, result, options)  # media: the request limits (``_budget``)
     blocks: list[dict[str, Any]] = []
     for item in result._items:
         kind = item.kind
@@ -116,19 +137,11 @@ def block(result: Result, options: Options) -> dict[str, Any]:
             if text and not text.isspace():
                 blocks.append({"type": "text", "text": text})
             continue
-        # ``native_media`` with IMAGE_FORM and PDF_FORM, inline (the hot path of a
-        # native payload): neither form has a MIME set or a byte limit, so its gate is
-        # the option alone (see ``reason``; the tests hold the two together).
-        if kind == IMAGE:
-            if not options.image_input:
+        if kind in (IMAGE, PDF):  # the gate of ``reason``
+            if kind == PDF and not options.source_blocks:
                 blocks.append({"type": "text", "text": item.text})  # its placeholder
                 continue
-            data, shown = item.native(IMAGE_FORM.max_base64)
-        elif kind == PDF:
-            if not (options.native_pdf and options.source_blocks):
-                blocks.append({"type": "text", "text": item.text})  # its placeholder
-                continue
-            data, shown = item.native(PDF_FORM.max_base64)
+            data, shown = native_media(item, options, IMAGE_FORM, PDF_FORM)[1:]
         elif kind == LINK and reason(item, options) is None:
             native_kind = "image" if link_kind(item, IMAGE_MIMES) == "image" else "document"
             blocks.append({"type": native_kind, "source": {"type": "url", "url": item.uri}})
@@ -274,8 +287,19 @@ def _url_source(part: Mapping[str, Any]) -> dict[str, Any] | None:
 WIRE = Wire(
     name="anthropic",
     native={"image": True, "pdf": False},
-    options=frozenset({"image_input", "native_pdf", "source_blocks", "url_sources"}),
-    defaults=Options(image_input=False, native_pdf=True, source_blocks=True),
+    options=frozenset(
+        {"image_input", "native_pdf", "source_blocks", "url_sources", *IMAGE_LIMITS, *PDF_LIMITS}
+    ),
+    defaults=Options(
+        image_input=False,
+        native_pdf=True,
+        source_blocks=True,
+        max_images=MAX_IMAGES,
+        many_images=MANY_IMAGES,
+        many_images_max_side=MANY_IMAGES_MAX_SIDE,
+        max_pdf_pages=MAX_PDF_PAGES,
+        max_pdf_request_bytes=PDF_FORM.decoded_limit,
+    ),
     block=block,
     envelope=envelope,
     reason=reason,

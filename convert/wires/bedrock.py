@@ -11,8 +11,10 @@
   ``txt``/``md``/``html``/``csv`` documents: text reaches every model on
   Bedrock, while a document block needs a name and is documented inside a tool
   result for a few model families only.
-- Images (PNG, JPEG, GIF, WebP), with ``image_input=True`` and at most 3.75 MB
-  decoded: ``{"image": {"format": "png", "source": {"bytes": DATA}}}``.
+- Images (PNG, JPEG, GIF, WebP), with ``image_input=True``, at most 3.75 MB
+  decoded and 8000 px a side (the Converse docs):
+  ``{"image": {"format": "png", "source": {"bytes": DATA}}}``. No request
+  limit by default (the registry states a model's own).
 - A PDF, with ``native_pdf=True`` and at most 4.5 MB decoded:
   ``{"document": {"format": "pdf", "name": NAME, "source": {"bytes": DATA}}}``.
   ``NAME`` follows Bedrock's rules: only letters and digits, single spaces,
@@ -71,22 +73,24 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._links import pdf_filename
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._values import describe, wrapped
 from .._wire import Result, Wire
 
 #: Bedrock's documented limits, decoded bytes (MB read as 10**6: the stricter reading).
 MAX_IMAGE_BYTES = 3_750_000
 MAX_DOCUMENT_BYTES = 4_500_000
+MAX_IMAGE_SIDE = 8000
 MAX_NAME = 200
 DEFAULT_NAME = "document"
 EMPTY_TEXT = "The tool returned no output."
 EMPTY_ERROR_TEXT = "The tool failed without returning any output."
 IMAGE_FORMATS = {mime: mime.split("/", 1)[1] for mime in IMAGE_MIMES}
-IMAGE_FORM = Form(mimes=IMAGE_FORMATS, max_bytes=MAX_IMAGE_BYTES)
+IMAGE_FORM = Form(mimes=IMAGE_FORMATS, max_bytes=MAX_IMAGE_BYTES, max_side=MAX_IMAGE_SIDE)
 PDF_FORM = Form(max_bytes=MAX_DOCUMENT_BYTES)
 ID_RULE = IdRule(
     name="bedrock",
@@ -116,6 +120,8 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     """
     if result.id not in _ids_seen:
         _check_id(result.id)
+    if result._texts is None:  # media: the request limits (``_budget``)
+        result = own_budget(WIRE, result, options)
     content: list[dict[str, Any]] = []
     names: set[str] = set()
     for item in result._items:
@@ -335,7 +341,7 @@ def _utf8(payload: object) -> str | None:
 WIRE = Wire(
     name="bedrock",
     native={"image": True, "pdf": False},
-    options=frozenset({"image_input", "native_pdf", "raw_bytes"}),
+    options=frozenset({"image_input", "native_pdf", "raw_bytes", *IMAGE_LIMITS, *PDF_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -11,7 +11,11 @@
   as ``{"inlineData": {"mimeType": ..., "data": ...}}``: an image (JPEG, PNG,
   WebP; no GIF) with ``image_input=True``, a PDF with ``native_pdf=True``.
   Documented for Gemini 3 and later. At most 20 MiB of base64 per part (the
-  API's inline request limit); larger payloads stay placeholders.
+  API's inline request limit); larger payloads stay placeholders. The MIME types
+  are the v1beta discovery document's for ``functionResponse.parts`` ("If an
+  unsupported MIME type is provided, an error will be returned"). No request
+  limit by default: Gemini's 1000 pages are per PDF, not per request (an engine
+  states its own ``max_pdf_pages``).
 - With ``url_sources=True``, an https ``resource_link`` to an image (JPEG, PNG,
   WebP; ``image_input``) or a PDF (``native_pdf``) moves into ``parts`` as
   ``{"fileData": {"mimeType": ..., "fileUri": URL}}``.
@@ -37,10 +41,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _items, _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, LINK, PDF, Form, native_media
 from .._links import link_reason
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._values import WRAPPER, wrapped
 from .._wire import Result, Wire
 
@@ -73,16 +78,12 @@ def block(result: Result, options: Options) -> dict[str, Any]:
     string = result._string
     parts: list[dict[str, Any]] = []
     if (options.image_input or options.native_pdf) and result._texts is None:
+        result = own_budget(WIRE, result, options)  # the request limits (``_budget``)
         kept: list[str] = []
         for item in result._items:
-            # ``native_media`` with IMAGE_FORM and PDF_FORM, inline (no call per item):
-            # the option, the image MIME set, no byte limit, one base64 limit (see
-            # ``reason``; the tests hold the two together).
             kind = item.kind
-            if (kind == IMAGE and options.image_input and item.mime in IMAGE_MIMES) or (
-                kind == PDF and options.native_pdf
-            ):
-                data, shown = item.native(MAX_BASE64)
+            if kind in (IMAGE, PDF):  # the gate of ``reason``
+                data, shown = native_media(item, options, IMAGE_FORM, PDF_FORM)[1:]
             elif kind == LINK and reason(item, options) is None:
                 parts.append({"fileData": {"mimeType": item.mime, "fileUri": item.uri}})
                 continue
@@ -173,7 +174,7 @@ def _part(part: object) -> dict[str, Any]:
 WIRE = Wire(
     name="gemini",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf", "url_sources"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources", *IMAGE_LIMITS, *PDF_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -62,9 +62,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, Form, native_media
-from .._options import Options
+from .._options import IMAGE_LIMITS, Options
 from .._values import thaw
 from .._wire import Result, Wire
 from ..errors import InvalidId
@@ -136,7 +137,7 @@ def _result(result: Result, options: Options) -> Any:
     if structured is not None and not result._items and isinstance(structured, Mapping):
         return thaw(structured)
     if options.image_input and result._texts is None:
-        items = _items(result, options)
+        items = _items(own_budget(WIRE, result, options), options)  # request limits too
         if items is not None:
             return items
     return result._string
@@ -220,7 +221,7 @@ def _entry(entry: Mapping[str, Any]) -> dict[str, Any]:
 WIRE = Wire(
     name=WIRE_NAME,
     native={"image": True},
-    options=frozenset({"image_input"}),
+    options=frozenset({"image_input", *IMAGE_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -27,7 +27,7 @@ from .. import _base64, _read
 from .._hoist import MAX_IMAGE_BYTES, boundary
 from .._idrules import IdRule, checker
 from .._items import Form
-from .._options import Options
+from .._options import IMAGE_LIMITS, Options
 from .._wire import Attached, Hoist, Result, Wire
 
 NAME_RULE = IdRule(
@@ -102,7 +102,7 @@ def read(block: Any) -> _read.Read:
 WIRE = Wire(
     name="ollama",
     native={},
-    options=frozenset({"hoist", "image_input"}),
+    options=frozenset({"hoist", "image_input", *IMAGE_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -31,7 +31,7 @@ from .._hoist import MAX_IMAGE_BYTES, MAX_PDF_BYTES, boundary
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, Form
 from .._links import pdf_filename
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._wire import Attached, Hoist, Result, Wire
 
 ID_RULE = IdRule(
@@ -113,7 +113,7 @@ def read(block: Any) -> _read.Read:
 WIRE = Wire(
     name="openai",
     native={},
-    options=frozenset({"hoist", "image_input", "native_pdf"}),
+    options=frozenset({"hoist", "image_input", "native_pdf", *IMAGE_LIMITS, *PDF_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -48,10 +48,11 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import _read
+from .._budget import own_budget
 from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, LINK, PDF, Form, native_media
 from .._links import link_kind, link_reason, pdf_filename, pdf_title
-from .._options import Options
+from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
 from .._wire import Result, Wire
 
 #: the API's request limit; a request carries the base64, so in base64 symbols
@@ -79,7 +80,7 @@ def block(result: Result, options: Options) -> dict[str, Any]:
         _check_id(result.id)
     output: str | list[dict[str, Any]] = result._string
     if (options.image_input or options.native_pdf) and result._texts is None:
-        parts = _parts(result, options)
+        parts = _parts(own_budget(WIRE, result, options), options)  # request limits too
         if parts is not None:
             output = parts
     return {"type": "function_call_output", "call_id": result.id, "output": output}
@@ -184,7 +185,7 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
 WIRE = Wire(
     name="responses",
     native={"image": True, "pdf": True},
-    options=frozenset({"image_input", "native_pdf", "url_sources"}),
+    options=frozenset({"image_input", "native_pdf", "url_sources", *IMAGE_LIMITS, *PDF_LIMITS}),
     defaults=Options(),
     block=block,
     envelope=envelope,

@@ -72,7 +72,7 @@ def keeps_rules(wire: str, id_: str, name: str) -> bool:
     )
 
 
-ANTHROPIC_MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+ANTHROPIC_MAX_IMAGE_BASE64 = 10 * 1024 * 1024  # first-party: 10 MB of base64
 ANTHROPIC_IMAGE_MIMES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 GEMINI_INLINE_MIMES = {"image/jpeg", "image/png", "image/webp", "application/pdf"}
 FILENAME_MAX = 128
@@ -301,7 +301,7 @@ def check_anthropic(block: Any) -> None:
             if source["media_type"] not in ANTHROPIC_IMAGE_MIMES:
                 raise SchemaError(f"{path}: image type {source['media_type']}")
             if len(source["data"]) > ANTHROPIC_MAX_IMAGE_BASE64:
-                raise SchemaError(f"{path}: image over 5 MiB of base64")
+                raise SchemaError(f"{path}: image over 10 MB of base64")
             check_media(source["data"], source["media_type"], f"{path}.source.data")
 
 

@@ -10,7 +10,7 @@ from convert_samples import GIF, GIF_B64, JPEG, JPEG_B64, PDF, PDF_B64, PNG, PNG
 from toolwire.convert import ToolResult
 
 FAILED_TEXT = "The tool failed without returning any output."
-MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+MAX_IMAGE_BASE64 = 10 * 1024 * 1024  # first-party: 10 MB of base64 (10485760 symbols)
 
 
 def content(

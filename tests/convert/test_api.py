@@ -113,15 +113,25 @@ def test_dispatch_table_has_an_entry_for_every_wire() -> None:
 
 
 def test_wire_options_say_which_options_each_wire_reads() -> None:
+    images = {  # the provider limits of images (tests/convert/test_limits.py)
+        "max_image_bytes",
+        "max_image_side",
+        "max_images",
+        "many_images",
+        "many_images_max_side",
+        "image_mimes",
+    }
+    pdfs = {"max_pdf_bytes", "max_pdf_pages", "max_pdf_request_bytes"}
     assert {wire: convert.wire_options(wire) for wire in WIRES} == {
-        "anthropic": {"image_input", "native_pdf", "source_blocks", "url_sources"},
-        "openai": {"hoist", "image_input", "native_pdf"},  # media options only with hoist
-        "responses": {"image_input", "native_pdf", "url_sources"},
-        "gemini": {"image_input", "native_pdf", "url_sources"},
-        "ollama": {"hoist", "image_input"},
+        "anthropic": {"image_input", "native_pdf", "source_blocks", "url_sources"} | images | pdfs,
+        # media options only with hoist
+        "openai": {"hoist", "image_input", "native_pdf"} | images | pdfs,
+        "responses": {"image_input", "native_pdf", "url_sources"} | images | pdfs,
+        "gemini": {"image_input", "native_pdf", "url_sources"} | images | pdfs,
+        "ollama": {"hoist", "image_input"} | images,
         "hermes": {"call_ids", "response_tag"},
-        "bedrock": {"image_input", "native_pdf", "raw_bytes"},
-        "gemini-interactions": {"image_input"},
+        "bedrock": {"image_input", "native_pdf", "raw_bytes"} | images | pdfs,
+        "gemini-interactions": {"image_input"} | images,
     }
     with pytest.raises(convert.UnknownWire):
         convert.wire_options("chat")
@@ -247,6 +257,15 @@ def test_options_are_the_documented_ones() -> None:
         "audience",
         "hoist",
         "call_ids",
+        "max_image_bytes",
+        "max_pdf_bytes",
+        "max_image_side",
+        "max_images",
+        "many_images",
+        "many_images_max_side",
+        "max_pdf_pages",
+        "max_pdf_request_bytes",
+        "image_mimes",
     } == OPTIONS
 
 

@@ -202,7 +202,15 @@ def test_a_pdf_never_goes_natively() -> None:
         assert native_payloads(WIRE, block) == []
     assert not carries_native(WIRE, "pdf")
     assert carries_native(WIRE, "image") and native_needs_vision(WIRE, "image")
-    assert wire_options(WIRE) == {"image_input"}
+    assert wire_options(WIRE) == {
+        "image_input",
+        "max_image_bytes",
+        "max_image_side",
+        "max_images",
+        "many_images",
+        "many_images_max_side",
+        "image_mimes",
+    }
 
 
 def test_an_image_over_the_limit_or_broken_stays_a_placeholder() -> None:

@@ -112,10 +112,11 @@ def test_a_byte_limit_becomes_the_base64_length_once() -> None:
 
 
 def test_the_inline_gates_read_the_forms_the_reasons_read() -> None:
-    # anthropic's inline gate is the option alone: its forms check no MIME and no bytes
+    # anthropic's forms check no MIME and no decoded bytes: base64 limits and a side
     for form in (anthropic.IMAGE_FORM, anthropic.PDF_FORM):
         assert form.mimes is None and form.max_bytes is None
-    assert anthropic.IMAGE_FORM.max_base64 == 5 * 1024 * 1024
+    assert anthropic.IMAGE_FORM.max_base64 == 10 * 1024 * 1024  # first-party 10 MB of base64
+    assert anthropic.IMAGE_FORM.max_side == 8000
     # gemini's checks the image MIME set and one base64 limit for both kinds
     assert gemini.IMAGE_FORM.mimes is gemini.IMAGE_MIMES
     assert gemini.PDF_FORM.mimes is None

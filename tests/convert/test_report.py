@@ -57,6 +57,14 @@ def test_golden_covers_every_wire_and_outcome_and_reason() -> None:
     # unknown_model, hoist_off and not_in_tool_result are the registry's
     # (tests/registry/test_unknown_models.py, tests/registry/test_report_reasons.py)
     untested = {"malformed", "too_large", "unknown_model", "hoist_off", "not_in_tool_result"}
+    # the limits' reasons are tested by limit (tests/convert/test_limits.py)
+    untested |= {
+        "max_image_side",
+        "max_images",
+        "many_images_max_side",
+        "max_pdf_pages",
+        "max_pdf_request_bytes",
+    }
     assert {d["reason"] for d in seen} - {None} == set(REASONS) - untested
 
 
