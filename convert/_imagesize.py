@@ -20,42 +20,29 @@ limits do not apply to the image.
 
 from __future__ import annotations
 
-import binascii
+from ._base64 import decode_range
 
 __all__ = ["MAX_SEGMENTS", "image_size"]
 
 MAX_SEGMENTS = 256
-_a2b = binascii.a2b_base64  # bound once: the header reads are a few quanta each
 _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 _STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})
-
-
-def _read(data: str, start: int, count: int) -> bytes:
-    """Return up to ``count`` bytes of the clean base64 ``data`` from byte ``start``."""
-    first = start // 3 * 4
-    last = -(-(start + count) // 3) * 4
-    try:
-        chunk = _a2b(data[first:last])
-    except binascii.Error:
-        return b""
-    skip = start - first // 4 * 3
-    return chunk[skip : skip + count]
 
 
 def image_size(data: str, mime: str) -> tuple[int, int] | None:
     """Return ``(width, height)`` of a clean base64 image of type ``mime``, or None."""
     if mime == "image/png":
-        head = _read(data, 12, 12)
+        head = decode_range(data, 12, 12)
         if len(head) == 12 and head[:4] == b"IHDR":
             return int.from_bytes(head[4:8], "big"), int.from_bytes(head[8:12], "big")
         return None
     if mime == "image/gif":
-        head = _read(data, 6, 4)
+        head = decode_range(data, 6, 4)
         if len(head) == 4:
             return int.from_bytes(head[:2], "little"), int.from_bytes(head[2:], "little")
         return None
     if mime == "image/webp":
-        return _webp(_read(data, 12, 18))
+        return _webp(decode_range(data, 12, 18))
     if mime == "image/jpeg":
         return _jpeg(data)
     return None
@@ -84,7 +71,7 @@ def _jpeg(data: str) -> tuple[int, int] | None:
     """The size in the first start-of-frame segment of a JPEG."""
     at = 2  # after SOI
     for _ in range(MAX_SEGMENTS):
-        head = _read(data, at, 9)
+        head = decode_range(data, at, 9)
         if len(head) < 2 or head[0] != 0xFF:
             return None
         marker = head[1]

@@ -21,15 +21,14 @@ The budget counts pages only when the bounds of the PDFs of a call could pass
 
 from __future__ import annotations
 
-import binascii
 import re
 import zlib
-from typing import Any
+
+from ._base64 import decode, decode_range
 
 __all__ = ["TAIL", "page_bound", "page_count"]
 
 TAIL = 4096
-_a2b = binascii.a2b_base64
 _SIZE = re.compile(rb"/Size\s+(\d+)")
 _STARTXREF = re.compile(rb"startxref\s+(\d+)")
 _PAGE = re.compile(rb"/Type\s*/Page(?![^\s()<>\[\]{}/%])")
@@ -38,20 +37,9 @@ _STREAM = re.compile(rb"stream\r?\n")
 _MAX_INFLATED = 64 * 1024 * 1024  # per object stream: a bound on a hostile one
 
 
-def _decoded(data: str, start: int, count: int) -> bytes:
-    first = max(0, start // 3 * 4)
-    last = -(-(start + count) // 3) * 4
-    try:
-        chunk = _a2b(data[first:last])
-    except binascii.Error:
-        return b""
-    skip = start - first // 4 * 3
-    return chunk[skip : skip + count]
-
-
 def page_bound(data: str, size: int) -> int | None:
     """Return the number of objects of a clean base64 PDF of ``size`` bytes, or None."""
-    tail = _decoded(data, max(0, size - TAIL), TAIL)
+    tail = decode_range(data, max(0, size - TAIL), TAIL)
     found = _SIZE.findall(tail)
     if found:
         return int(found[-1])
@@ -59,7 +47,7 @@ def page_bound(data: str, size: int) -> int | None:
     if xref:
         offset = int(xref[-1])
         if 0 <= offset < size:
-            found = _SIZE.findall(_decoded(data, offset, TAIL))
+            found = _SIZE.findall(decode_range(data, offset, TAIL))
             if found:
                 return int(found[0])
     return None
@@ -68,12 +56,11 @@ def page_bound(data: str, size: int) -> int | None:
 def page_count(data: str) -> int:
     """Return the number of page objects of a clean base64 PDF (at least 1).
 
-    Decoded with ``pybase64`` where the ``speed`` extra installed it (several times
-    faster than the standard library on a large payload), else ``binascii``.
+    Decoded whole (``_base64.decode``: pybase64 where installed).
     """
     try:
-        pdf = _decode()(data)
-    except (binascii.Error, ValueError):
+        pdf = decode(data)
+    except ValueError:  # binascii.Error is one
         return 1
     pages = len(_PAGE.findall(pdf))
     for match in _OBJSTM.finditer(pdf):
@@ -89,19 +76,3 @@ def page_count(data: str) -> int:
             continue
         pages += len(_PAGE.findall(inflated))
     return max(pages, 1)
-
-
-_decoder: Any = None
-
-
-def _decode() -> Any:
-    """Return the whole-payload decoder: pybase64's if installed, else binascii's (once)."""
-    global _decoder
-    if _decoder is None:
-        try:
-            import pybase64
-        except ImportError:  # the speed extra is not installed: the standard library alone
-            _decoder = _a2b
-        else:
-            _decoder = pybase64.b64decode
-    return _decoder
