@@ -79,6 +79,14 @@ def plan(
     key: tuple[object, ...] | None = None
     if (
         type(wire) is str
+        # None, True and False by identity (the usual values, and the quickest test)
+        and (image_input is None or image_input is True or image_input is False)
+        and (native_pdf is None or native_pdf is True or native_pdf is False)
+        and (source_blocks is None or source_blocks is True or source_blocks is False)
+        and (response_tag is None or type(response_tag) in keyed)
+        and (hoist is None or type(hoist) in keyed)
+    ) or (
+        type(wire) is str
         and type(image_input) in keyed
         and type(native_pdf) in keyed
         and type(source_blocks) in keyed
