@@ -280,8 +280,10 @@ class ToolResult:
         (default True on anthropic, False elsewhere); ``source_blocks`` -- the
         anthropic endpoint takes document/search_result blocks inside a
         tool_result (default True); ``response_tag`` -- the hermes tag (default
-        ``tool_response``). Options a wire does not read are ignored; names no
-        wire knows are an error. ``ids=IdMap()`` maps the id and name to ones the
+        ``tool_response``); the provider limits (``max_image_bytes``,
+        ``max_images``, ... : ``_options.LIMITS``, docs/limits.md), of which a
+        single result keeps its own share. Options a wire does not read are
+        ignored; names no wire knows are an error. ``ids=IdMap()`` maps the id and name to ones the
         wire takes; ``id_rule`` (a name in ``ID_RULES``) checks the id under that
         rule as well (see ``_idmap``).
 
