@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from ._aging import read_policy
 from ._seed import SeedData, apply_document, load_seed, parse_documents
+from ._values import show_value
 from ._write.engines import ENGINE_FIELDS
 from ._write.transaction import CLAIM_FIELDS
 from .errors import DatabaseError, InvalidSeed, RevisionConflict
@@ -162,9 +163,16 @@ def _engine_table(snapshot: EngineSnapshot) -> Document:
 
 def _claims(claims: Iterable[Claim]) -> list[Document]:
     return [
-        _drop_empty({k: getattr(c, k) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _plain(getattr(c, k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c.capability)
     ]
+
+
+def _plain(value: object) -> object:
+    """Return a claim field as a document holds it: MIME types as a sorted list."""
+    if isinstance(value, (list, tuple)):
+        return sorted({str(item).lower() for item in value})
+    return value
 
 
 def _drop_empty(table: Mapping[str, Any]) -> Document:
@@ -231,7 +239,7 @@ def normalise(data: SeedData) -> Document:
 
 def _seed_claims(claims: Iterable[Mapping[str, Any]]) -> list[Document]:
     return [
-        _drop_empty({k: c.get(k) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _plain(c.get(k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c["capability"])
     ]
 
@@ -273,7 +281,12 @@ def dump_toml(document: Document) -> str:
 
 
 def _pairs(table: Mapping[str, Any]) -> list[str]:
-    return [f"{key} = {_value(v)}" for key, v in table.items() if not isinstance(v, list)]
+    """Return ``key = value`` lines; arrays of tables (claims, rules, models) come later."""
+    return [
+        f"{key} = {_value(v)}"
+        for key, v in table.items()
+        if not (isinstance(v, list) and any(isinstance(item, Mapping) for item in v))
+    ]
 
 
 def _value(value: object) -> str:
@@ -286,6 +299,8 @@ def _value(value: object) -> str:
     if isinstance(value, str):
         # JSON's string escapes are TOML's, except DEL, which TOML wants escaped too.
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, (list, tuple)):  # a claim's MIME types
+        return "[" + ", ".join(_value(item) for item in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} to TOML")
 
 
@@ -349,10 +364,12 @@ def _looks_like_json(text: str) -> bool:
 # -- the document's shape -------------------------------------------------------------
 
 _STRING, _BOOL, _INT, _DATE = "a string", "true or false", "an integer", "a date (YYYY-MM-DD)"
+#: A claim's value: its capability's kind is checked when it is written.
+_VALUE = "true or false, an integer or an array of MIME types"
 _STATUS = "one of " + ", ".join(EVIDENCE_STATUSES)
 _CLAIM_SHAPE: dict[str, str] = {
     "capability": _STRING,
-    "value": _BOOL,
+    "value": _VALUE,
     "status": _STATUS,
     "evidence": _STRING,
     "source": _STRING,
@@ -464,6 +481,10 @@ def _fits(value: object, wanted: str) -> bool:
         return isinstance(value, str)
     if wanted == _BOOL:
         return isinstance(value, bool)
+    if wanted == _VALUE:
+        if isinstance(value, list):
+            return all(isinstance(item, str) for item in value)
+        return isinstance(value, bool) or type(value) is int
     if wanted == _INT:
         return type(value) is int
     if wanted == _STATUS:
@@ -692,6 +713,6 @@ def _summary(table: Any) -> str:
 def _show(value: object) -> str:
     if value is None:
         return "-"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+    if isinstance(value, (bool, list, tuple)):
+        return show_value(value)
     return str(value)
