@@ -163,12 +163,12 @@ def _engine_table(snapshot: EngineSnapshot) -> Document:
 
 def _claims(claims: Iterable[Claim]) -> list[Document]:
     return [
-        _drop_empty({k: _plain(getattr(c, k)) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _document_value(getattr(c, k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c.capability)
     ]
 
 
-def _plain(value: object) -> object:
+def _document_value(value: object) -> object:
     """Return a claim field as a document holds it: MIME types as a sorted list."""
     if isinstance(value, (list, tuple)):
         return sorted({str(item).lower() for item in value})
@@ -239,7 +239,7 @@ def normalise(data: SeedData) -> Document:
 
 def _seed_claims(claims: Iterable[Mapping[str, Any]]) -> list[Document]:
     return [
-        _drop_empty({k: _plain(c.get(k)) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _document_value(c.get(k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c["capability"])
     ]
 

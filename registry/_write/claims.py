@@ -549,12 +549,12 @@ class Claims:
         row = self._connection.execute(
             select(engine_table.c.id, found.label("kind")).where(engine_table.c.name == engine)
         ).first()
-        # an unknown capability raises here, with the closest names
-        known = row is not None and row.kind is not None
-        kind = row.kind if known else self._txn.value_kind(capability)
-        if row is None:
-            return q.engine_id(self._connection, engine), kind  # raises UnknownEngine
-        return int(row.id), str(kind)
+        if row is None or row.kind is None:
+            kind = self._txn.value_kind(capability)  # raises with the closest names
+            if row is None:
+                return q.engine_id(self._connection, engine), kind  # raises UnknownEngine
+            return int(row.id), kind
+        return int(row.id), str(row.kind)
 
     def _checked(self, given: ClaimInput | Mapping[str, Any]) -> ClaimInput:
         if isinstance(given, Mapping):

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from .._validate import capability as check_capability
 from .._values import parse_value, show_value
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
@@ -121,6 +122,7 @@ def set_(
     assert text is not None
     when: date | None = verified_at.date() if verified_at is not None else None
     registry = obj.registry()
+    check_capability(capability)  # a malformed name says so before "unknown"
     kind = registry.capability(capability).value_kind
     parsed = parse_value(kind, text, capability)
     with registry.batch() as writer:
