@@ -162,7 +162,7 @@ def test_options_carry_the_limits_the_wire_reads_by_their_own_names(registry: Re
     }
 
 
-GEMINI = "image/webp"
+WEBP = "image/webp"
 
 
 @pytest.mark.parametrize(
@@ -180,7 +180,7 @@ GEMINI = "image/webp"
             "image_mimes",
             ("image/gif", "image/jpeg", "image/png", "image/webp"),
         ),
-        ("gemini", "gemini-3-flash-preview", "image_mimes", ("image/jpeg", "image/png", GEMINI)),
+        ("gemini", "gemini-3-flash-preview", "image_mimes", ("image/jpeg", "image/png", WEBP)),
         ("gemini", "gemini-3-flash-preview", "max_pdf_pages", 1000),
     ],
 )
