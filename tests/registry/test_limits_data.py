@@ -143,3 +143,22 @@ def test_the_snapshot_shows_limits_and_validates_against_its_schema(registry: Re
     broken = json.loads(json.dumps(document))
     broken["engines"]["bedrock"]["claims"]["max_image_side"]["value"] = 0
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
+
+
+def test_the_matrix_rows_carry_their_limits(registry: Registry) -> None:
+    from toolwire.registry.matrix import build, render_html
+
+    matrix = build(registry, engines=["bedrock", "anthropic"])
+    rows = {(r.engine, r.kind, r.name): r for r in matrix.rows}
+    engine = dict(rows[("bedrock", "engine", "")].limits)
+    assert engine["image_mimes"] == (
+        "image/gif,image/jpeg,image/png,image/webp [documented] engine"
+    )
+    claude = next(r for r in matrix.rows if r.engine == "bedrock" and "anthropic" in r.name)
+    assert dict(claude.limits)["max_image_bytes"].startswith("3932160 [inferred] rule:")
+    legacy = dict(rows[("anthropic", "model", "claude-2.1")].limits)
+    assert legacy["max_images"] == "100 [documented] engine"
+    assert "image_mimes" not in legacy  # no claim: the wire's default, not shown
+    page = render_html(matrix)
+    assert '["max_images","100 [documented] engine"]' in page
+    assert 'header.push("limits")' in page
