@@ -79,3 +79,22 @@ def test_capability_list_shows_the_value_kinds(runner: CliRunner, url: str) -> N
     assert kinds["max_image_bytes"] == "int"
     assert kinds["image_mimes"] == "mimes"
     assert kinds["image_input"] == "bool"
+
+
+def test_capability_add_takes_a_value_kind(runner: CliRunner, url: str) -> None:
+    added = json.loads(
+        ok(
+            cli(
+                runner,
+                url,
+                "capability add max_audio_seconds --description 'longest audio clip'"
+                " --value-kind int --format json",
+            )
+        )
+    )
+    assert added[0]["value_kind"] == "int"
+    ok(cli(runner, url, f"claim set openai max_audio_seconds 30 {EVIDENCE}"))
+    failed(cli(runner, url, f"claim set openai max_audio_seconds yes {EVIDENCE}"), "whole number")
+    failed(
+        cli(runner, url, "capability add odd --description d --value-kind float"), "float", code=2
+    )
