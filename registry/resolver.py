@@ -395,7 +395,7 @@ class Resolution:
             if limit.claim is None:
                 why = "no claim meets the evidence policy"
             else:
-                why = f"{limit.decided_by} claims [{limit.claim.status}]"
+                why = f"{limit.decided_by} claims {shown} [{limit.claim.status}]"
                 if limit.claim.evidence:
                     why += f": {limit.claim.evidence}"
             lines.append(f"  {limit.limit:<{_WIDTH}} {shown}  {why}")
@@ -404,10 +404,10 @@ class Resolution:
             stales = limit.ignored_stale or (None,) * len(limit.ignored)
             for (where, claim), stale in zip(limit.ignored, stales, strict=True):
                 aged = f", stale: {stale}" if stale else ""
+                value = _values.show_value(claim.value)
                 lines.append(
-                    f"  {'':<{_WIDTH}}      ignored: {where} claims "
-                    f"{_values.show_value(claim.value)} [{claim.status}{aged}], "
-                    f"weaker than {self.min_evidence}"
+                    f"  {'':<{_WIDTH}}      ignored: {where} claims {value} [{claim.status}"
+                    f"{aged}], weaker than {self.min_evidence}"
                 )
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())

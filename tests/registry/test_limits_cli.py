@@ -40,8 +40,11 @@ def test_claim_set_takes_mime_types(runner: CliRunner, url: str) -> None:
     assert history[-1]["subject_key"] == "model:grok-9"
     text = ok(cli(runner, url, "resolve xai grok-9 --explain"))
     assert "limits (no claim: the converter's default for the wire):" in text
-    assert "image_mimes             image/png,image/webp  model claims [documented]" in text
-    assert "max_image_bytes         20971520  engine claims [inferred]" in text
+    assert (
+        "image_mimes             image/png,image/webp  model claims image/png,image/webp"
+        " [documented]: a test"
+    ) in text
+    assert "max_image_bytes         20971520  engine claims 20971520 [inferred]" in text
     # the vocabulary's meaning of each limit is listed with the flags'
     assert "the image MIME types the wire's tool result takes here" in text
 
