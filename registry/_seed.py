@@ -66,7 +66,7 @@ _MODEL_KEYS = {"id", "wire", "note", "claim"}
 _WIRE_FORM_KEYS = {"wire", "kind", "status", "evidence", "source"}
 _CAPABILITY_KEYS = {"name", "description", "value_kind", "gates"}
 _POLICY_KEYS = {"status", "max_age_days"}
-_FILE_KEYS = {"capability", "engine", "wire_form", "evidence_policy"}
+_FILE_KEYS = {"capability", "engine", "wire_form", "evidence_policy", "documentation_date"}
 
 
 @dataclass(slots=True)
@@ -128,6 +128,9 @@ def parse_documents(
     policies: list[Mapping[str, Any]] = []
     for label, document in documents:
         _keys(document, _FILE_KEYS, label)
+        read_on = document.get("documentation_date")
+        if read_on is not None and type(read_on) is not date:
+            raise InvalidSeed(f"{label}: documentation_date must be a TOML date (YYYY-MM-DD)")
         for table in document.get("capability", []):
             _keys(table, _CAPABILITY_KEYS, f"{label}: capability")
             for key in ("name", "description"):
@@ -137,7 +140,7 @@ def parse_documents(
         for table in document.get("engine", []):
             where = f"{label}: engine {table.get('name')!r}"
             _check_engine(table, where, require_source)
-            engines.append(table)
+            engines.append(table if read_on is None else _dated(table, read_on))
         for table in document.get("wire_form", []):
             _keys(table, _WIRE_FORM_KEYS, f"{label}: wire_form")
             wire_forms.append(table)
@@ -157,6 +160,30 @@ def parse_documents(
     if twice:
         raise InvalidSeed(f"evidence_policy lists {', '.join(twice)} twice")
     return SeedData(tuple(engines), tuple(wire_forms), tuple(capabilities), tuple(policies))
+
+
+def _dated(engine: Mapping[str, Any], read_on: date) -> dict[str, Any]:
+    """Return ``engine`` with ``read_on`` as the ``verified_at`` of each documented claim
+    that has none: the day the documentation it cites was read is the day it ages from."""
+
+    def claims(table: Mapping[str, Any]) -> dict[str, Any]:
+        if "claim" not in table:
+            return dict(table)
+        return {
+            **table,
+            "claim": [
+                {**claim, "verified_at": read_on}
+                if claim["status"] == "documented" and claim.get("verified_at") is None
+                else claim
+                for claim in table["claim"]
+            ],
+        }
+
+    dated = claims(engine)
+    for key in ("rule", "model"):
+        if key in engine:
+            dated[key] = [claims(table) for table in engine[key]]
+    return dated
 
 
 def _check_policy(table: object, where: str) -> None:

@@ -160,6 +160,15 @@ def test_audit_stale_and_the_stale_days_override(
 ) -> None:
     with Registry(url) as registry:
         _live_claim(registry)
+        registry.set_claim(
+            "openai-responses",
+            "source_blocks",
+            False,
+            model="gpt-aged",
+            status="inferred",
+            evidence="assumed",
+            recorded_by="ops",
+        )
     _freeze(monkeypatch, LATE)
     args = ("audit", "--stale", "--engine", "openai-responses", "--format", "json")
     rows = json.loads(ok(run(runner, url, *args)))
@@ -168,7 +177,10 @@ def test_audit_stale_and_the_stale_days_override(
     ]
     # --stale-days stays as the override: every claim not checked in N days, or never
     long = json.loads(ok(run(runner, url, *args, "--stale-days", "36500")))
-    assert long and all(r["verified_at"] is None for r in long)  # never checked: listed
+    # never checked: listed (the seeded claims are dated by their documentation, later)
+    assert [(r["subject_key"], r["capability"], r["verified_at"]) for r in long] == [
+        ("model:gpt-aged", "source_blocks", None)
+    ]
     listed = json.loads(ok(run(runner, url, *args, "--stale-days", "30")))
     assert "model:gpt-aged" in {r["subject_key"] for r in listed}
     failed(run(runner, url, "audit", "--stale", "--conflicts"), "take only --engine")
@@ -219,3 +231,95 @@ def test_the_policy_is_exported_imported_and_diffed(
         assert dump_toml(export(other)) == path.read_text(encoding="utf-8")
         again = import_document(other, data, source="export.toml", by="ops")
         assert again.changes == ()
+
+
+# -- engine and rule claims, and the seed's documentation date ---------------------------
+
+
+def test_engine_and_rule_claims_age_from_their_own_dates(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with registry.batch() as writer:
+        ev.set_evidence_policy(writer, "documented", 30, recorded_by="ops")
+    registry.set_claim(
+        "openai-responses",
+        "tool_result_pdf",
+        True,
+        status="documented",
+        evidence="engine docs",
+        source="docs",
+        verified_at=VERIFIED,
+        recorded_by="ops",
+    )
+    _freeze(monkeypatch, FRESH)  # 59 days: past 30
+    engine = Resolver(registry).resolve("openai-responses", "gpt-unrecorded-model")
+    assert engine.trace["tool_result_pdf"].decided_by == "engine"
+    assert engine.trace["tool_result_pdf"].stale == "verified 2026-01-01, policy 30 days"
+    registry.add_rule("openai-responses", "gpt-ruled-.*", regex=True, created_by="ops")
+    registry.set_claim(
+        "openai-responses",
+        "tool_result_pdf",
+        False,
+        rule="gpt-ruled-.*",
+        status="documented",
+        evidence="rule docs",
+        source="docs",
+        verified_at=date(2026, 1, 10),
+        recorded_by="ops",
+    )
+    ruled = Resolver(registry).resolve("openai-responses", "gpt-ruled-1")
+    assert ruled.trace["tool_result_pdf"].decided_by.startswith("rule")
+    assert ruled.trace["tool_result_pdf"].stale == "verified 2026-01-10, policy 30 days"
+    _freeze(monkeypatch, date(2026, 1, 20))  # 19 and 10 days: fresh
+    fresh = Resolver(registry)
+    assert fresh.resolve("openai-responses", "gpt-x").trace["tool_result_pdf"].stale is None
+    assert fresh.resolve("openai-responses", "gpt-ruled-1").trace["tool_result_pdf"].stale is None
+
+
+def test_seeded_documented_claims_carry_their_documentation_date(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documented = [c for c in registry.claims() if c.status == "documented"]
+    assert documented and all(c.verified_at is not None for c in documented)
+    assert {c.verified_at for c in documented} == {date(2026, 9, 30), date(2026, 12, 1)}
+    with registry.batch() as writer:
+        ev.set_evidence_policy(writer, "documented", 365, recorded_by="ops")
+    assert ev.stale_claims(registry, engine="anthropic", on=date(2027, 9, 30)) == ()
+    aged = ev.stale_claims(registry, engine="anthropic", on=date(2027, 10, 1))
+    assert {s.claim.status for s in aged} == {"documented"}
+    assert len(aged) == len([c for c in documented if c.engine == "anthropic"])
+    _freeze(monkeypatch, date(2027, 10, 1))
+    entry = Resolver(registry).resolve("anthropic", "claude-sonnet-4-5").trace["image_input"]
+    assert entry.stale == "verified 2026-09-30, policy 365 days"
+
+
+def test_a_documentation_date_dates_only_undated_documented_claims(tmp_path: Path) -> None:
+    from toolwire.registry._seed import load_seed
+    from toolwire.registry.errors import InvalidSeed
+
+    claim = "[[{0}.claim]]\ncapability='c'\nvalue=true\nstatus='{1}'\nevidence='e'\nsource='s'\n"
+    path = tmp_path / "dated.toml"
+    path.write_text(
+        "documentation_date = 2026-05-05\n"
+        "[[engine]]\nname='x'\nprovider='p'\nfamily='f'\ndefault_wire='openai'\nkind='shim'\n"
+        + claim.format("engine", "documented")
+        + claim.format("engine", "inferred")
+        + claim.format("engine", "documented")
+        + "verified_at = 2026-01-02\n"
+        + "[[engine.rule]]\nexact='m'\n"
+        + claim.format("engine.rule", "documented")
+        + "[[engine.model]]\nid='m2'\n"
+        + claim.format("engine.model", "documented"),
+        encoding="utf-8",
+    )
+    (engine,) = load_seed([path]).engines
+    assert [c.get("verified_at") for c in engine["claim"]] == [
+        date(2026, 5, 5),
+        None,
+        date(2026, 1, 2),
+    ]
+    assert engine["rule"][0]["claim"][0]["verified_at"] == date(2026, 5, 5)
+    assert engine["model"][0]["claim"][0]["verified_at"] == date(2026, 5, 5)
+    path.write_text("documentation_date = '2026-05-05'\n", encoding="utf-8")
+    with pytest.raises(InvalidSeed, match="documentation_date must be a TOML date"):
+        load_seed([path])
