@@ -128,6 +128,7 @@ def _event(
     action: str = "set",
 ) -> dict[str, Any]:
     """Return a claim_event row: the claim's fields before (``old``: a row or None) and after."""
+    columns = claim_columns(new) if new else {}
     return {
         "claim_id": claim_id,
         "engine": engine,
@@ -135,8 +136,7 @@ def _event(
         "subject": subject.label,
         "capability": capability,
         **{f"old_{k}": None if old is None else getattr(old, k) for k in STORED_FIELDS},
-        **{f"new_{k}": v for k, v in (claim_columns(new) if new else {}).items()},
-        **({} if new else {f"new_{k}": None for k in STORED_FIELDS}),
+        **{f"new_{k}": columns.get(k) for k in STORED_FIELDS},
         "actor": actor,
         "occurred_at": now,
         "reason": reason,
