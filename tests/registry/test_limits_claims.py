@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolwire.registry import ClaimInput, InvalidInput, Registry
+from toolwire.registry import ClaimInput, InvalidInput, InvalidSeed, Registry
 from toolwire.registry.transfer import (
     diff,
     dump_json,
@@ -184,8 +184,24 @@ def test_import_refuses_a_value_of_the_wrong_kind(registry: Registry, tmp_path: 
     claim["value"] = True
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(InvalidSeed) as caught:  # the shipped vocabulary knows its kind
+        read_document(path)
+    assert str(caught.value).startswith("bad.json: engine[")
+    assert ".value: expected an integer, got true (engine 'anthropic')" in str(caught.value)
+
+    # a capability of the registry's own, which the document does not declare: the
+    # registry checks the value when it is written, and nothing is written
+    registry.add_capability(
+        "max_audio_seconds", description="longest clip", value_kind="int", created_by="t"
+    )
+    claim["value"] = 100
+    anthropic["claim"].append(
+        {"capability": "max_audio_seconds", "value": True, "status": "documented", "evidence": "e"}
+    )
+    document["capability"] = [c for c in document["capability"] if c["name"] != "max_audio_seconds"]
+    path.write_text(json.dumps(document), encoding="utf-8")
     data, _ = read_document(path)
     before = registry.revision()
-    with pytest.raises(InvalidInput, match="invalid max_images value True"):
+    with pytest.raises(InvalidInput, match="invalid max_audio_seconds value True"):
         import_document(registry, data, source="bad.json", by="tests")
     assert registry.revision() == before
