@@ -20,7 +20,12 @@ def test_claim_set_takes_an_int_as_value_or_as_option(runner: CliRunner, url: st
     shown = json.loads(ok(cli(runner, url, "resolve xai grok-4 --format json")))
     assert shown["limits"]["max_images"] == 600
     assert shown["limits"]["many_images"] == 20
-    assert shown["limit_trace"]["max_images"]["decided_by"] == "engine"
+    assert "limit_trace" not in shown  # the trace comes with --explain
+    traced = json.loads(ok(cli(runner, url, "resolve xai grok-4 --explain --format json")))
+    assert traced["limit_trace"]["max_images"]["decided_by"] == "engine"
+    plain = ok(cli(runner, url, "resolve xai grok-4"))
+    assert "max_images: 600\nmany_images: 20\n" in plain
+    assert "image_mimes: image/jpeg,image/png\n" in plain
 
 
 def test_claim_set_takes_mime_types(runner: CliRunner, url: str) -> None:
