@@ -126,7 +126,12 @@ def downgrade() -> None:
                 for row in rows
             ],
         )
-        op.execute(claim.delete().where(claim.c.id.in_([row.id for row in rows])))
+        ids = [row.id for row in rows]
+        # their history stays, no longer pointing at them (the foreign key's SET NULL,
+        # done here: SQLite runs migrations with foreign keys off)
+        history = sa.table("claim_event", sa.column("claim_id", sa.Integer))
+        op.execute(history.update().where(history.c.claim_id.in_(ids)).values(claim_id=None))
+        op.execute(claim.delete().where(claim.c.id.in_(ids)))
     op.execute(capability.delete().where(capability.c.value_kind != "bool"))
     with op.batch_alter_table("capability") as batch:
         batch.drop_constraint(op.f("ck_capability_value_kind"), type_="check")

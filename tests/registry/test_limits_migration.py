@@ -95,12 +95,26 @@ def test_0009_keeps_bool_claims_and_takes_limits(engine: Engine) -> None:
     with pytest.raises(sa.exc.IntegrityError):
         _capability(engine, "odd", "float")
 
+    _exec(  # a history event of the limit claim, as every write records one
+        engine,
+        "INSERT INTO claim_event (claim_id, engine, subject_key, subject, capability,"
+        " new_status, new_evidence, new_value_json, actor, occurred_at, action)"
+        " SELECT id, 'anthropic', 'engine', 'engine', capability, status, evidence,"
+        " value_json, 'test', :now, 'set' FROM claim WHERE capability = 'max_images'",
+        now=NOW,
+    )
+
     db.downgrade(engine, "0008")
     assert _rows(engine, "SELECT capability, value FROM claim") == [("image_input", True)]
+    # the set event stays in the history, no longer pointing at the removed claim
+    assert _rows(engine, "SELECT claim_id, action FROM claim_event WHERE actor = 'test'") == [
+        (None, "set")
+    ]
     assert _rows(engine, "SELECT name FROM capability") == [("image_input",)]
     removed = _rows(
         engine,
-        "SELECT capability, action, old_status, actor FROM claim_event ORDER BY capability",
+        "SELECT capability, action, old_status, actor FROM claim_event WHERE action = 'remove'"
+        " ORDER BY capability",
     )
     assert removed == [
         ("image_mimes", "remove", "documented", "migration"),
