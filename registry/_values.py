@@ -18,7 +18,7 @@ __all__ = [
     "INT_MAX",
     "ClaimValue",
     "check_value",
-    "kind_of",
+    "json_value",
     "parse_value",
     "show_value",
     "stored",
@@ -33,11 +33,9 @@ _TOKEN = r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}"
 MIME_RE = re.compile(rf"{_TOKEN}/{_TOKEN}")
 
 
-def kind_of(value: object) -> str:
-    """Return the value kind a claim value is of (``bool``, ``int`` or ``mimes``)."""
-    if isinstance(value, bool):
-        return "bool"
-    return "int" if isinstance(value, int) else "mimes"
+def json_value(value: object) -> object:
+    """Return a claim value (or a converter option) JSON-ready: MIME types as a list."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def check_value(kind: str, value: object, capability: str = "claim") -> ClaimValue:

@@ -194,7 +194,7 @@ class LimitTrace:
         claim = self.claim
         stales = self.ignored_stale or (None,) * len(self.ignored)
         return {
-            "value": _json_value(self.value),
+            "value": _values.json_value(self.value),
             "decided_by": self.decided_by,
             "status": self.status,
             "evidence": claim.evidence if claim else None,
@@ -203,7 +203,7 @@ class LimitTrace:
             "ignored": [
                 {
                     "decided_by": where,
-                    "value": _json_value(c.value),
+                    "value": _values.json_value(c.value),
                     "status": c.status,
                     "stale": stale,
                 }
@@ -218,10 +218,6 @@ def _no_limits() -> Mapping[str, _values.ClaimValue]:
 
 def _no_limit_trace() -> Mapping[str, LimitTrace]:
     return MappingProxyType({})
-
-
-def _json_value(value: object) -> object:
-    return list(value) if isinstance(value, tuple) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,9 +345,9 @@ class Resolution:
             "suggestions": list(self.suggestions),
             "wire": self.wire,
             "wire_from": self.wire_from,
-            "options": {k: _json_value(v) for k, v in self.options.items()},
+            "options": {k: _values.json_value(v) for k, v in self.options.items()},
             "capabilities": dict(self.capabilities),
-            "limits": {k: _json_value(v) for k, v in self.limits.items()},
+            "limits": {k: _values.json_value(v) for k, v in self.limits.items()},
             "min_evidence": self.min_evidence,
             "native_forms": dict(self.native_forms),
             "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from . import evidence as _evidence
+from ._values import json_value
 from .errors import DatabaseError
 from .tables import registry_state_table
 
@@ -130,18 +131,13 @@ def _limit_entry(
     last = stale_after(claim, policy, agreeing)
     verified = claim.verified_at if claim is not None else None
     return {
-        "value": _json(entry.value),
+        "value": json_value(entry.value),
         "decided_by": entry.decided_by,
         "status": entry.status,
         "source": claim.source if claim is not None else None,
         "verified_at": verified.isoformat() if verified is not None else None,
         "stale_after": last.isoformat() if last is not None else None,
     }
-
-
-def _json(value: object) -> object:
-    """Return a claim value JSON-ready: MIME types (a tuple) as a list."""
-    return list(value) if isinstance(value, tuple) else value
 
 
 def limit_entries(
@@ -166,7 +162,7 @@ def _claims(
     for name, claim in claims.items():
         last = stale_after(claim, policy, agreeing)
         found[name] = {
-            "value": _json(claim.value),
+            "value": json_value(claim.value),
             "status": claim.status,
             "source": claim.source,
             "verified_at": claim.verified_at.isoformat() if claim.verified_at else None,
@@ -231,7 +227,7 @@ def _document(registry: Registry) -> tuple[int, dict[str, Any]]:
                 "recorded": resolution.model not in named,
                 "wire": resolution.wire,
                 "wire_from": resolution.wire_from,
-                "options": {k: _json(v) for k, v in resolution.options.items()},
+                "options": {k: json_value(v) for k, v in resolution.options.items()},
                 "capabilities": capability_entries(resolution, policy, agreeing),
                 "limits": limit_entries(resolution, policy, agreeing),
             }
