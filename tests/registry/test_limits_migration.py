@@ -134,3 +134,19 @@ def test_0009_keeps_bool_claims_and_takes_limits(engine: Engine) -> None:
     db.upgrade(engine)
     assert db.current_revision(engine) == db.head_revision()
     assert "new_value_json" in {c["name"] for c in sa.inspect(engine).get_columns("claim_event")}
+
+
+def test_a_registry_on_0008_gets_the_limits_when_it_is_set_up(engine: Engine) -> None:
+    from toolwire.registry.bootstrap import ensure_ready
+
+    db.upgrade(engine, "0008")
+    assert ensure_ready(engine) is True  # migrated to head, then seeded
+    assert _rows(engine, "SELECT value_kind FROM capability WHERE name = 'image_mimes'") == [
+        ("mimes",)
+    ]
+    found = _rows(
+        engine,
+        "SELECT claim.value_json FROM claim JOIN engine ON engine.id = claim.engine_id"
+        " WHERE engine.name = 'anthropic' AND claim.capability = 'max_images'",
+    )
+    assert [json.loads(v) if isinstance(v, str) else v for (v,) in found] == [100]
