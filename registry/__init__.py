@@ -58,13 +58,24 @@ if typing.TYPE_CHECKING:
         Rule,
         WireForm,
     )
-    from .resolver import FLAGS, FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve
+    from .resolver import (
+        FLAGS,
+        LIMITS,
+        FlagTrace,
+        LimitTrace,
+        Resolution,
+        Resolver,
+        format_for,
+        reformat_for,
+        resolve,
+    )
     from .store import NATIVE_MEDIA_CAPABILITIES, Registry
     from .vocab import EVIDENCE_STATUSES, evidence_rank
 
 __all__ = [
     "EVIDENCE_STATUSES",
     "FLAGS",
+    "LIMITS",
     "NATIVE_MEDIA_CAPABILITIES",
     "Capability",
     "CatalogReport",
@@ -90,6 +101,7 @@ __all__ = [
     "InvalidSeed",
     "InvalidStatus",
     "InvalidWire",
+    "LimitTrace",
     "LogEntry",
     "Model",
     "NoRegistry",
@@ -119,6 +131,7 @@ __all__ = [
 _HOME: dict[str, str] = {
     "EVIDENCE_STATUSES": ".vocab",
     "FLAGS": ".resolver",
+    "LIMITS": ".resolver",
     "NATIVE_MEDIA_CAPABILITIES": ".store",
     "Capability": ".records",
     "CatalogReport": ".catalog",
@@ -144,6 +157,7 @@ _HOME: dict[str, str] = {
     "InvalidSeed": ".errors",
     "InvalidStatus": ".errors",
     "InvalidWire": ".errors",
+    "LimitTrace": ".resolver",
     "LogEntry": ".records",
     "Model": ".records",
     "NoRegistry": ".errors",

@@ -145,7 +145,8 @@ def staleness(
         return None
     checked = claim.verified_at
     if claim.model is not None:  # the latest of its verification and an agreeing observation
-        seen = agreeing.get((claim.model, claim.capability, claim.value))
+        value = claim.value if isinstance(claim.value, bool) else None  # probes see flags
+        seen = None if value is None else agreeing.get((claim.model, claim.capability, value))
         if seen is not None and (checked is None or seen > checked):
             checked = seen
     if checked is None or checked >= on - timedelta(days=days):

@@ -240,6 +240,10 @@ def column_kind(name: str) -> int:
 MIN_WIDTH = 4
 #: Prose and ordinary columns are narrowed to this before any is left out (a date and ``…``).
 SHORT_WIDTH = 11
+#: Key columns that hold a claim's value: a limit or a list of MIME types can be long,
+#: so these give way before the other key columns, down to ``false``'s width.
+VALUE_COLUMNS = frozenset({"value", "old_value", "new_value"})
+_FLAG_WIDTH = len("false")
 
 
 def fit(columns: Sequence[str], widths: Sequence[int], total: int) -> list[int | None]:
@@ -248,23 +252,28 @@ def fit(columns: Sequence[str], widths: Sequence[int], total: int) -> list[int |
     Columns are two spaces apart. In turn, until the table fits: prose columns are
     narrowed (the widest first) to ``SHORT_WIDTH``, then ordinary ones; then prose
     columns are left out from the right, then ordinary ones; what room that frees
-    goes back to the prose columns still shown. Key columns are cut (evenly, to
-    ``MIN_WIDTH``) only when they alone do not fit.
+    goes back to the prose columns still shown. Key columns are cut only when they
+    alone do not fit: a claim's value first (``VALUE_COLUMNS``, to the width of
+    ``false``), then all of them evenly, to ``MIN_WIDTH``.
     """
     kinds = [column_kind(c) for c in columns]
+    values = [c.lower() in VALUE_COLUMNS for c in columns]
     shown_w: list[int | None] = list(widths)
 
     def excess() -> int:
         used = [w for w in shown_w if w is not None]
         return sum(used) + 2 * (len(used) - 1) - total
 
-    def narrow(kind: int, floor: int) -> None:
+    def narrow(kind: int, floor: int, only_values: bool = False) -> None:
         over = excess()
         while over > 0:
             room = [
                 i
                 for i, w in enumerate(shown_w)
-                if w is not None and kinds[i] == kind and w > min(floor, widths[i])
+                if w is not None
+                and kinds[i] == kind
+                and w > min(floor, widths[i])
+                and (values[i] or not only_values)
             ]
             if not room:
                 return
@@ -287,6 +296,7 @@ def fit(columns: Sequence[str], widths: Sequence[int], total: int) -> list[int |
             grow = min(spare, widths[i] - w)
             shown_w[i] = w + grow
             spare -= grow
+    narrow(0, _FLAG_WIDTH, only_values=True)
     narrow(0, MIN_WIDTH)
     return shown_w
 

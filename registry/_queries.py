@@ -55,6 +55,7 @@ CLAIM_COLUMNS = (
     claim_table.c.verified_at,
     claim_table.c.recorded_by,
     claim_table.c.recorded_at,
+    claim_table.c.value_json,  # last: not a field of Claim, it becomes ``value``
 )
 MODEL_COLUMNS = (
     engine_table.c.name.label("engine"),
@@ -106,7 +107,7 @@ def _check_order(columns: Sequence[Any], record: type[Any]) -> None:
 
 for _columns, _record in (
     (ENGINE_COLUMNS, Engine),
-    (CLAIM_COLUMNS, Claim),
+    (CLAIM_COLUMNS[:-1], Claim),
     (MODEL_COLUMNS, Model),
     (RULE_COLUMNS, Rule),
 ):
@@ -120,7 +121,25 @@ def to_engine(row: AnyRow) -> Engine:
 
 def to_claim(row: AnyRow) -> Claim:
     """Build a Claim record from a row of CLAIM_COLUMNS (positionally: fast)."""
-    return Claim(*row)
+    return _claim(row)
+
+
+def _claim(fields: Sequence[Any]) -> Claim:
+    """Build a Claim from CLAIM_COLUMNS' values: ``value_json`` (last) holds a non-bool value."""
+    data = fields[-1]
+    if data is None:
+        return Claim(*fields[:-1])
+    parts = list(fields[:-1])
+    parts[5] = tuple(data) if isinstance(data, list) else data
+    return Claim(*parts)
+
+
+def event_values(mapping: Any, prefix: str) -> Any:
+    """Return the old or new claim value of a claim_event row (``prefix``: old or new)."""
+    data = mapping[f"{prefix}_value_json"]
+    if data is None:
+        return mapping[f"{prefix}_value"]
+    return tuple(data) if isinstance(data, list) else data
 
 
 def claim_select() -> AnySelect:
@@ -230,7 +249,7 @@ def snapshot(
     claim_rows = connection.execute(claim_query).all()
     for model_row_id, rule_id, *rest in claim_rows:
         model_id = None if model_row_id is None else model_ids[model_row_id]
-        claim = Claim(name, rest[0], model_id, rule_id, *rest[1:])
+        claim = _claim((name, rest[0], model_id, rule_id, *rest[1:]))
         if rule_id is not None:
             rule_claims[rule_id][claim.capability] = claim
         elif model_id is not None:
@@ -257,11 +276,17 @@ def snapshot(
 def to_event(row: AnyRow) -> ClaimEvent:
     """Build a ClaimEvent record from a claim_event row."""
     mapping = row._mapping
-    return ClaimEvent(**{key: mapping[key] for key in _EVENT_FIELDS})
+    return ClaimEvent(
+        **{key: mapping[key] for key in _EVENT_FIELDS},
+        old_value=event_values(mapping, "old"),
+        new_value=event_values(mapping, "new"),
+    )
 
 
 _EVENT_FIELDS: Sequence[str] = tuple(
-    column.key for column in claim_event_table.columns if column.key != "claim_id"
+    column.key
+    for column in claim_event_table.columns
+    if column.key != "claim_id" and "value" not in column.key
 )
 
 
@@ -270,9 +295,12 @@ def claim_log_entry(row: AnyRow) -> LogEntry:
     m = row._mapping
     changes = {
         name: (m[f"old_{name}"], m[f"new_{name}"])
-        for name in ("value", "status", "evidence", "source", "verified_at")
+        for name in ("status", "evidence", "source", "verified_at")
         if m[f"old_{name}"] != m[f"new_{name}"]
     }
+    old, new = event_values(m, "old"), event_values(m, "new")
+    if old != new:
+        changes = {"value": (old, new), **changes}
     return LogEntry(
         m["occurred_at"],
         m["actor"],

@@ -941,7 +941,7 @@ def _prune(
     return rows
 
 
-def _bool(value: bool) -> str:
+def _bool(value: object) -> str:
     return "true" if value else "false"
 
 

@@ -21,7 +21,8 @@ __all__ = ["EXPLAIN_SECTIONS", "explain_sections", "explain_text"]
 def _meanings(registry: Registry, resolution: Resolution) -> dict[str, Any]:
     """What each flag of the resolution means, from the capability vocabulary."""
     known = {c.name: c.description for c in registry.capabilities()}
-    return {"flag_meanings": {flag: known.get(flag, "") for flag in resolution.trace}}
+    names = (*resolution.trace, *resolution.limit_trace)
+    return {"flag_meanings": {name: known.get(name, "") for name in names}}
 
 
 def _observations(registry: Registry, resolution: Resolution) -> dict[str, Any]:

@@ -20,7 +20,9 @@ it (as ``audit --unobserved`` finds it).
 
 Each engine has a row of its own claims (they decide for every model nothing more
 specific covers), a row per rule with the rule's claims, and a row per model: the
-recorded ones, the ids exact rules name and the models a probe was sent to.
+recorded ones, the ids exact rules name and the models a probe was sent to. Each row
+also carries its limits (``LIMITS``: the row's own limit claims, or the limits the
+resolver decides for the model), listed in the row's details and the CSV download.
 
 On the page a cell's colour says its value (on, off, no claim) and a small mark
 (``MARKS``) its state; conflict and stale cells are framed too, as they are rare
@@ -49,10 +51,11 @@ from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from ._output import FORMULA_START, plural, safe_json
+from ._values import show_value
 from .evidence import evidence_policy
 from .observations import Observation, list_observations
 from .records import Claim
-from .resolver import FLAGS, Resolution, Resolver
+from .resolver import FLAGS, LIMITS, Resolution, Resolver
 from .store import Registry
 from .tables import utcnow
 from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_day, check_days
@@ -131,6 +134,8 @@ class Row(NamedTuple):
     name: str
     wire: str
     cells: tuple[Cell, ...]
+    #: (limit, "VALUE [status] decided_by") for each limit the row claims or decides
+    limits: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +274,16 @@ def _claims_row(
                 observation=None,
             )
         )
-    return Row(engine, kind, name, wire, tuple(cells))
+    limits = tuple(
+        (name, _limit_text(claims[name].value, claims[name].status, where))
+        for name in LIMITS
+        if name in claims
+    )
+    return Row(engine, kind, name, wire, tuple(cells), limits)
+
+
+def _limit_text(value: object, status: str, where: str) -> str:
+    return f"{show_value(value)} [{status}] {where}"
 
 
 def _model_row(
@@ -305,7 +319,12 @@ def _model_row(
             Cell(flag, value, state, value and seen is None, claim.status, trace.decided_by,
                  claim.evidence, claim.source, claim.verified_at, trace.cleared_by, seen)
         )  # fmt: skip
-    return Row(engine, "model", model, resolution.wire, tuple(cells))
+    limits = tuple(
+        (name, _limit_text(entry.value, entry.claim.status, entry.decided_by))
+        for name, entry in resolution.limit_trace.items()
+        if entry.value is not None and entry.claim is not None
+    )
+    return Row(engine, "model", model, resolution.wire, tuple(cells), limits)
 
 
 def _payload(matrix: Matrix) -> dict[str, Any]:
@@ -331,7 +350,8 @@ def _payload(matrix: Matrix) -> dict[str, Any]:
             )
             index = details.setdefault(key, len(details))
             cells.append([int(cell.value), state_index[cell.state], int(cell.unobserved), index])
-        rows.append([row.engine, row.kind, row.name, row.wire, cells])
+        limits = [list(limit) for limit in row.limits]
+        rows.append([row.engine, row.kind, row.name, row.wire, cells, limits])
     fields = ("status", "decided_by", "evidence", "source", "verified_at", "cleared_by", "seen")
 
     def detail(key: tuple[Any, ...]) -> dict[str, Any]:
@@ -508,7 +528,7 @@ _SCRIPT = """
     });
     return {
       index: index, engine: raw[0], kind: raw[1], name: raw[2], wire: raw[3], cells: raw[4],
-      tags: tags, text: (raw[0] + " " + raw[2]).toLowerCase()
+      limits: raw[5], tags: tags, text: (raw[0] + " " + raw[2]).toLowerCase()
     };
   });
   var matching = rows, page = 0, open = {}, sortColumn = null, sortDown = false;
@@ -551,6 +571,14 @@ _SCRIPT = """
       });
       td.appendChild(dl);
     });
+    if (row.limits.length) {
+      var limits = element("dl", "limits");
+      row.limits.forEach(function (limit) {
+        limits.appendChild(element("dt", "", limit[0]));
+        limits.appendChild(element("dd", "", limit[1]));
+      });
+      td.appendChild(limits);
+    }
     tr.appendChild(td);
     return tr;
   }
@@ -663,12 +691,14 @@ _SCRIPT = """
   function download() {
     var header = ["engine", "row", "model", "wire"];
     caps.forEach(function (c) { header.push(c, c + " evidence"); });
+    header.push("limits");
     var lines = [header.map(csvCell).join(",")];
     matching.forEach(function (row) {
       var line = [row.engine, row.kind, row.name, row.wire];
       row.cells.forEach(function (cell) {
         line.push(valueOf(cell), states[cell[1]] + (cell[2] ? " unobserved" : ""));
       });
+      line.push(row.limits.map(function (l) { return l[0] + "=" + l[1]; }).join("; "));
       lines.push(line.map(csvCell).join(","));
     });
     var blob = new Blob([lines.join("\\n") + "\\n"], {type: "text/csv"});

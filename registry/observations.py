@@ -281,7 +281,7 @@ def conflicts(
                 engine_name,
                 model,
                 scenario,
-                claim.value,
+                bool(claim.value),
                 claim.status,
                 trace.decided_by,
                 claim.evidence,

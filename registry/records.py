@@ -14,6 +14,7 @@ from typing import Any
 
 from ._public import shown_in_package
 from ._rules import compile_rule, fullmatch
+from ._values import ClaimValue
 
 __all__ = [
     "Capability",
@@ -80,7 +81,9 @@ class Claim:
     model: str | None
     rule: int | None
     capability: str
-    value: bool
+    #: true/false for a ``bool`` capability, an int for an ``int`` one (a limit), a
+    #: sorted tuple of MIME types for a ``mimes`` one
+    value: ClaimValue
     status: str
     evidence: str
     source: str | None
@@ -144,12 +147,12 @@ class ClaimEvent:
     subject_key: str
     subject: str
     capability: str
-    old_value: bool | None
+    old_value: ClaimValue | None
     old_status: str | None
     old_evidence: str | None
     old_source: str | None
     old_verified_at: date | None
-    new_value: bool | None
+    new_value: ClaimValue | None
     new_status: str | None
     new_evidence: str | None
     new_source: str | None

@@ -27,7 +27,13 @@ For (engine, model, optional forced wire):
 7. ``hoist_media`` survives only on a wire that hoists (openai, ollama) and when
    the model reads images (``image_input``) or PDFs (``pdf_input``, openai) in a
    user turn; it sets ``hoist`` with ``image_input`` = image_input and
-   ``native_pdf`` = pdf_input (none of the three otherwise).
+   ``native_pdf`` = pdf_input (none of the three otherwise);
+8. every limit (``LIMITS``: ``max_image_bytes``, ``max_pdf_bytes``, ``max_image_side``,
+   ``max_images``, ``many_images``, ``many_images_max_side``, ``max_pdf_pages``,
+   ``max_pdf_request_bytes``, ``image_mimes``) is decided by the most specific claim
+   the evidence policy accepts, as a flag is; a decided limit becomes the converter
+   option of the same name where the wire reads it. An absent limit is no option:
+   the converter's default for the wire applies.
 
 A model is known when the engine records it or a rule of the engine matches its id;
 an unknown one gets the engine's claims alone, and its resolution says so
@@ -41,7 +47,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -59,7 +65,7 @@ from toolwire.convert import (
     wire_options,
 )
 
-from . import _aging
+from . import _aging, _values
 from . import _validate as check
 from . import evidence as _evidence
 from ._changes import ChangeWatch
@@ -73,7 +79,9 @@ from .vocab import evidence_rank
 
 __all__ = [
     "FLAGS",
+    "LIMITS",
     "FlagTrace",
+    "LimitTrace",
     "Resolution",
     "Resolver",
     "format_for",
@@ -90,6 +98,20 @@ FLAGS = (
     "pdf_input",
     "tool_result_url_sources",
     "hoist_media",
+)
+#: The limits the resolver decides (``int`` and ``mimes`` capabilities): each is also
+#: the converter option it sets, a contract with ``toolwire.convert`` (sizes in decoded
+#: bytes, sides in pixels, counts per request; ``image_mimes`` a tuple of MIME types).
+LIMITS = (
+    "max_image_bytes",
+    "max_pdf_bytes",
+    "max_image_side",
+    "max_images",
+    "many_images",
+    "many_images_max_side",
+    "max_pdf_pages",
+    "max_pdf_request_bytes",
+    "image_mimes",
 )
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
 #: The engine family of an OpenAI-compatible chat endpoint: a hermes tool message
@@ -146,6 +168,59 @@ class FlagTrace:
 
 
 @dataclass(frozen=True, slots=True)
+class LimitTrace:
+    """How one limit got its value (or none: the converter's default for the wire)."""
+
+    limit: str
+    #: the deciding claim's value; None when no claim the policy accepts decides
+    value: _values.ClaimValue | None
+    #: where the deciding claim sits: "model", "rule:ID <match> <pattern>", "engine" or "none"
+    decided_by: str
+    claim: Claim | None
+    #: (where, claim) of the more specific claims the evidence policy set aside
+    ignored: tuple[tuple[str, Claim], ...] = ()
+    #: why the deciding claim is past its status's age, or None
+    stale: str | None = None
+    #: for each claim in ``ignored``: why it is stale, or None
+    ignored_stale: tuple[str | None, ...] = ()
+
+    @property
+    def status(self) -> str | None:
+        """The evidence status of the deciding claim."""
+        return self.claim.status if self.claim is not None else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the trace entry as JSON-ready data (MIME types as a list)."""
+        claim = self.claim
+        stales = self.ignored_stale or (None,) * len(self.ignored)
+        return {
+            "value": _values.json_value(self.value),
+            "decided_by": self.decided_by,
+            "status": self.status,
+            "evidence": claim.evidence if claim else None,
+            "source": claim.source if claim else None,
+            "stale": self.stale,
+            "ignored": [
+                {
+                    "decided_by": where,
+                    "value": _values.json_value(c.value),
+                    "status": c.status,
+                    "stale": stale,
+                }
+                for (where, c), stale in zip(self.ignored, stales, strict=True)
+            ],
+        }
+
+
+def _no_limits() -> Mapping[str, _values.ClaimValue]:
+    return MappingProxyType({})
+
+
+def _no_limit_trace() -> Mapping[str, LimitTrace]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """The wire and converter options for one engine and model, with the reasons."""
 
@@ -167,6 +242,10 @@ class Resolution:
     known: bool = True
     #: for an unknown model: the closest recorded ids and exact-rule ids, best first
     suggestions: tuple[str, ...] = ()
+    #: the limits claims decide (``LIMITS``; an absent one is the wire's default)
+    limits: Mapping[str, _values.ClaimValue] = field(default_factory=_no_limits)
+    #: how each limit with a claim (accepted or set aside) got its value
+    limit_trace: Mapping[str, LimitTrace] = field(default_factory=_no_limit_trace)
 
     @property
     def notice(self) -> str | None:
@@ -279,11 +358,13 @@ class Resolution:
             "suggestions": list(self.suggestions),
             "wire": self.wire,
             "wire_from": self.wire_from,
-            "options": dict(self.options),
+            "options": {k: _values.json_value(v) for k, v in self.options.items()},
             "capabilities": dict(self.capabilities),
+            "limits": {k: _values.json_value(v) for k, v in self.limits.items()},
             "min_evidence": self.min_evidence,
             "native_forms": dict(self.native_forms),
             "trace": {flag: entry.as_dict() for flag, entry in self.trace.items()},
+            "limit_trace": {name: entry.as_dict() for name, entry in self.limit_trace.items()},
         }
 
     def explain(self) -> str:
@@ -316,6 +397,27 @@ class Resolution:
                 )
             if entry.cleared_by:
                 lines.append(f"  {'':<{_WIDTH}}      cleared: {entry.cleared_by}")
+        if self.limit_trace:
+            lines.append("limits (no claim: the converter's default for the wire):")
+        for limit in self.limit_trace.values():
+            shown = "-" if limit.value is None else _values.show_value(limit.value)
+            if limit.claim is None:
+                why = "no claim meets the evidence policy"
+            else:
+                why = f"{limit.decided_by} claims {shown} [{limit.claim.status}]"
+                if limit.claim.evidence:
+                    why += f": {limit.claim.evidence}"
+            lines.append(f"  {limit.limit:<{_WIDTH}} {shown}  {why}")
+            if limit.stale:
+                lines.append(f"  {'':<{_WIDTH}}      stale: {limit.stale}")
+            stales = limit.ignored_stale or (None,) * len(limit.ignored)
+            for (where, claim), stale in zip(limit.ignored, stales, strict=True):
+                aged = f", stale: {stale}" if stale else ""
+                value = _values.show_value(claim.value)
+                lines.append(
+                    f"  {'':<{_WIDTH}}      ignored: {where} claims {value} [{claim.status}"
+                    f"{aged}], weaker than {self.min_evidence}"
+                )
         if self.native_forms:
             forms = ", ".join(f"{kind} {status}" for kind, status in self.native_forms.items())
             lines.append(f"native forms on the {self.wire} wire: {forms}")
@@ -325,7 +427,7 @@ class Resolution:
 
 
 def _show(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    return _values.show_value(value)
 
 
 _UNKNOWN_MODEL = "unknown_model"  # keys of REASONS the resolver sets
@@ -630,7 +732,7 @@ def _decide(
     trace: dict[str, FlagTrace] = {}
     for flag in FLAGS:  # the most specific claim the policy accepts decides
         claim, decided_by, ignored = _claim(flag, snapshot, model_id, model, policy, ages)
-        claimed = None if claim is None else claim.value
+        claimed = None if claim is None else bool(claim.value)
         stale = None if claim is None else ages.stale(claim)
         aged = tuple(ages.stale(c) for _, c in ignored)
         trace[flag] = FlagTrace(
@@ -654,12 +756,30 @@ def _decide(
         if entry.value and (cleared := clears(wire, trace)) is not None:
             trace[flag] = _cleared(entry, cleared)
     capabilities = {flag: entry.value for flag, entry in trace.items()}
+    limit_trace: dict[str, LimitTrace] = {}
+    for name in LIMITS:  # the same precedence and policy; no claim at all: no entry
+        claim, decided_by, ignored = _claim(name, snapshot, model_id, model, policy, ages)
+        if claim is not None and isinstance(claim.value, bool):
+            claim, decided_by = None, "none"  # a flag on a limit's name is not a limit
+        if claim is None and not ignored:
+            continue
+        aged = tuple(ages.stale(c) for _, c in ignored)
+        limit_trace[name] = LimitTrace(
+            name,
+            None if claim is None else claim.value,
+            decided_by,
+            claim,
+            ignored,
+            None if claim is None else ages.stale(claim),
+            aged if any(aged) else (),
+        )
+    limits = {n: e.value for n, e in limit_trace.items() if e.value is not None}
     return Resolution(
         engine=snapshot.engine.name,
         model=model_id,
         wire=wire,
         wire_from=wire_from,
-        options=MappingProxyType(_options(wire, capabilities, snapshot)),
+        options=MappingProxyType(_options(wire, capabilities, snapshot, limits)),
         capabilities=MappingProxyType(capabilities),
         trace=MappingProxyType(trace),
         min_evidence=min_evidence,
@@ -673,6 +793,8 @@ def _decide(
                 if carries_native(wire, kind)
             }
         ),
+        limits=MappingProxyType(limits),
+        limit_trace=MappingProxyType(limit_trace),
     )
 
 
@@ -780,9 +902,12 @@ def _hoist_clears(wire: str, trace: Mapping[str, FlagTrace]) -> str | None:
 
 
 def _options(
-    wire: str, capabilities: Mapping[str, bool], snapshot: EngineSnapshot
+    wire: str,
+    capabilities: Mapping[str, bool],
+    snapshot: EngineSnapshot,
+    limits: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """Return the converter options, those the wire reads only."""
+    """Return the converter options, those the wire reads only (limits by their own names)."""
     reads = wire_options(wire)
     candidates: dict[str, Any] = {
         "image_input": capabilities["tool_result_images"],
@@ -801,6 +926,7 @@ def _options(
         candidates["response_tag"] = snapshot.engine.response_tag
     if snapshot.engine.family == CHAT_FAMILY:  # its tool messages need tool_call_id
         candidates["call_ids"] = True
+    candidates.update(limits)
     return {name: value for name, value in candidates.items() if name in reads}
 
 
@@ -946,4 +1072,4 @@ def _raw(raw_bytes: object) -> dict[str, Any]:
     return {} if raw_bytes is False else {"raw_bytes": raw_bytes}
 
 
-shown_in_package(FlagTrace, Resolution, Resolver, format_for, reformat_for, resolve)
+shown_in_package(FlagTrace, LimitTrace, Resolution, Resolver, format_for, reformat_for, resolve)

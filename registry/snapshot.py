@@ -3,9 +3,10 @@
 The snapshot holds, per engine, its default wire, call-id rule, its own claims and
 its rules as recorded and, per recorded model (and per id an exact rule names),
 what the resolver decides: the wire, the converter options ``format_for``
-passes, and for every flag of ``FLAGS`` its value with the claim behind it
+passes, for every flag of ``FLAGS`` its value with the claim behind it
 (evidence status, source, verification date, where it sits) and when it turns
-stale. It is what ``toolwire snapshot`` writes and ``GET /v1/snapshot`` serves;
+stale, and likewise every limit of ``LIMITS`` a claim decides (``limits``). It
+is what ``toolwire snapshot`` writes and ``GET /v1/snapshot`` serves;
 ``SCHEMA_FILE`` (shipped beside this module) is its JSON Schema, so gateways in
 other languages can generate types from it.
 
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from . import evidence as _evidence
+from ._values import json_value
 from .errors import DatabaseError
 from .tables import registry_state_table
 
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
     from ._changes import ChangeWatch
     from .records import Claim
-    from .resolver import FlagTrace, Resolution
+    from .resolver import FlagTrace, LimitTrace, Resolution
     from .store import Registry
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "build_snapshot",
     "capability_entries",
     "evidence_inputs",
+    "limit_entries",
     "schema_text",
     "stale_after",
 ]
@@ -119,6 +122,36 @@ def _claim_entry(
     }
 
 
+def _limit_entry(
+    entry: LimitTrace,
+    policy: Mapping[str, int | None],
+    agreeing: Mapping[tuple[str, str, bool], date],
+) -> dict[str, Any]:
+    claim = entry.claim
+    last = stale_after(claim, policy, agreeing)
+    verified = claim.verified_at if claim is not None else None
+    return {
+        "value": json_value(entry.value),
+        "decided_by": entry.decided_by,
+        "status": entry.status,
+        "source": claim.source if claim is not None else None,
+        "verified_at": verified.isoformat() if verified is not None else None,
+        "stale_after": last.isoformat() if last is not None else None,
+    }
+
+
+def limit_entries(
+    resolution: Resolution,
+    policy: Mapping[str, int | None],
+    agreeing: Mapping[tuple[str, str, bool], date],
+) -> dict[str, dict[str, Any]]:
+    """Return, per limit a claim decides for ``resolution``, its value and claim (JSON-ready)."""
+    return {
+        name: _limit_entry(entry, policy, agreeing)
+        for name, entry in resolution.limit_trace.items()
+    }
+
+
 def _claims(
     claims: Mapping[str, Claim],
     policy: Mapping[str, int | None],
@@ -129,7 +162,7 @@ def _claims(
     for name, claim in claims.items():
         last = stale_after(claim, policy, agreeing)
         found[name] = {
-            "value": claim.value,
+            "value": json_value(claim.value),
             "status": claim.status,
             "source": claim.source,
             "verified_at": claim.verified_at.isoformat() if claim.verified_at else None,
@@ -194,8 +227,9 @@ def _document(registry: Registry) -> tuple[int, dict[str, Any]]:
                 "recorded": resolution.model not in named,
                 "wire": resolution.wire,
                 "wire_from": resolution.wire_from,
-                "options": dict(resolution.options),
+                "options": {k: json_value(v) for k, v in resolution.options.items()},
                 "capabilities": capability_entries(resolution, policy, agreeing),
+                "limits": limit_entries(resolution, policy, agreeing),
             }
         engines[engine.name] = {
             "wire": engine.default_wire,

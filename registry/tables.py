@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     CheckConstraint,
     Column,
@@ -160,6 +161,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+#: JSON whose Python None is SQL NULL (not the JSON ``null``), so "no value" is NULL.
+_JSON = JSON(none_as_null=True)
+
 
 def _required(name: str, type_: Any, *args: Any, **kwargs: Any) -> Column[Any]:
     """Return a NOT NULL column (Core columns are nullable unless told otherwise)."""
@@ -266,16 +270,23 @@ claim_table = Table(
     _optional("model_row_id", Integer, ForeignKey("model.id", ondelete="CASCADE"), index=True),
     _optional("rule_id", Integer, ForeignKey("model_rule.id", ondelete="CASCADE"), index=True),
     _required("capability", String(64)),
-    _required("value", Boolean),
+    _optional("value", Boolean),
     _required("status", String(16)),
     _required("evidence", Text),
     _optional("source", Text),
     _optional("verified_at", Date),
     _required("recorded_by", String(128)),
     _required("recorded_at", UTCDateTime()),
+    #: the value of an ``int`` or ``mimes`` capability (a number, a list of MIME types);
+    #: ``value`` holds a ``bool`` capability's, and exactly one of the two is set
+    _optional("value_json", _JSON),
     UniqueConstraint("engine_id", "subject_key", "capability"),
     CheckConstraint(f"status IN ({_in(EVIDENCE_STATUSES)})", name="status"),
     CheckConstraint("model_row_id IS NULL OR rule_id IS NULL", name="one_subject"),
+    CheckConstraint(
+        "(value IS NULL AND value_json IS NOT NULL) OR (value IS NOT NULL AND value_json IS NULL)",
+        name="one_value",
+    ),
     Index(None, "capability"),
 )
 
@@ -304,6 +315,9 @@ claim_event_table = Table(
     _required("occurred_at", UTCDateTime(), index=True),
     _optional("reason", Text),
     _required("action", String(16), server_default="set"),
+    #: the values of an ``int`` or ``mimes`` capability's claim (as ``claim.value_json``)
+    _optional("old_value_json", _JSON),
+    _optional("new_value_json", _JSON),
     Index(None, "engine", "subject_key", "capability"),
     CheckConstraint(f"action IN ({_in(CLAIM_ACTIONS)})", name="action"),
 )

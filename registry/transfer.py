@@ -16,6 +16,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +25,15 @@ from sqlalchemy.engine import Connection
 
 from . import _queries as q
 from ._aging import read_policy
-from ._seed import SeedData, apply_document, load_seed, parse_documents
+from ._seed import SeedData, _files, apply_document, load_seed, parse_documents
+from ._values import show_value
 from ._write.engines import ENGINE_FIELDS
 from ._write.transaction import CLAIM_FIELDS
 from .errors import DatabaseError, InvalidSeed, RevisionConflict
 from .records import Claim, EngineSnapshot
 from .store import Registry
 from .tables import capability_table, engine_table
-from .vocab import DEFAULT_EVIDENCE_POLICY, ENGINE_KINDS, EVIDENCE_STATUSES
+from .vocab import DEFAULT_EVIDENCE_POLICY, ENGINE_KINDS, EVIDENCE_STATUSES, VALUE_KINDS
 
 __all__ = [
     "Change",
@@ -162,9 +164,16 @@ def _engine_table(snapshot: EngineSnapshot) -> Document:
 
 def _claims(claims: Iterable[Claim]) -> list[Document]:
     return [
-        _drop_empty({k: getattr(c, k) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _document_value(getattr(c, k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c.capability)
     ]
+
+
+def _document_value(value: object) -> object:
+    """Return a claim field as a document holds it: MIME types as a sorted list."""
+    if isinstance(value, (list, tuple)):
+        return sorted({str(item).lower() for item in value})
+    return value
 
 
 def _drop_empty(table: Mapping[str, Any]) -> Document:
@@ -231,7 +240,7 @@ def normalise(data: SeedData) -> Document:
 
 def _seed_claims(claims: Iterable[Mapping[str, Any]]) -> list[Document]:
     return [
-        _drop_empty({k: c.get(k) for k in _CLAIM_FIELDS})
+        _drop_empty({k: _document_value(c.get(k)) for k in _CLAIM_FIELDS})
         for c in sorted(claims, key=lambda c: c["capability"])
     ]
 
@@ -273,7 +282,12 @@ def dump_toml(document: Document) -> str:
 
 
 def _pairs(table: Mapping[str, Any]) -> list[str]:
-    return [f"{key} = {_value(v)}" for key, v in table.items() if not isinstance(v, list)]
+    """Return ``key = value`` lines; arrays of tables (claims, rules, models) come later."""
+    return [
+        f"{key} = {_value(v)}"
+        for key, v in table.items()
+        if not (isinstance(v, list) and any(isinstance(item, Mapping) for item in v))
+    ]
 
 
 def _value(value: object) -> str:
@@ -286,6 +300,8 @@ def _value(value: object) -> str:
     if isinstance(value, str):
         # JSON's string escapes are TOML's, except DEL, which TOML wants escaped too.
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, (list, tuple)):  # a claim's MIME types
+        return "[" + ", ".join(_value(item) for item in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} to TOML")
 
 
@@ -349,10 +365,14 @@ def _looks_like_json(text: str) -> bool:
 # -- the document's shape -------------------------------------------------------------
 
 _STRING, _BOOL, _INT, _DATE = "a string", "true or false", "an integer", "a date (YYYY-MM-DD)"
+#: A claim's value, by its capability's value kind (a name of no known kind takes any;
+#: the registry checks it against its own vocabulary when it is written).
+_VALUE = "true or false, an integer or an array of MIME types"
+_KIND_VALUE = {"bool": _BOOL, "int": _INT, "mimes": "an array of MIME types"}
 _STATUS = "one of " + ", ".join(EVIDENCE_STATUSES)
 _CLAIM_SHAPE: dict[str, str] = {
     "capability": _STRING,
-    "value": _BOOL,
+    "value": _VALUE,
     "status": _STATUS,
     "evidence": _STRING,
     "source": _STRING,
@@ -384,52 +404,70 @@ _TOP_SHAPE = {
 }
 
 
+@cache
+def _shipped_kinds() -> Mapping[str, str]:
+    """Return the value kind of each capability of the shipped vocabulary."""
+    vocabulary = load_seed([p for p in _files() if p.name == "capabilities.toml"])
+    return {c["name"]: c.get("value_kind", "bool") for c in vocabulary.capabilities}
+
+
 def _check_document(document: Any, label: str) -> None:
     """Check the types of everything an import or diff reads from ``document``.
 
     JSON's ``verified_at`` strings become dates here, in place. Unknown keys are left
-    to ``parse_documents``, which names them.
+    to ``parse_documents``, which names them. A claim's value is checked against its
+    capability's kind where the document or the shipped vocabulary says it.
 
     :raises InvalidSeed: naming the file, the path in it and what was expected.
     """
     if not isinstance(document, dict):
         raise _wrong(label, "", "a table at the top", document)
     _unknown_keys(document, _TOP_SHAPE, label, "")
+    kinds = dict(_shipped_kinds())
     for key, shape in _TOP_SHAPE.items():
         if key not in document:
             continue
         for index, table in enumerate(_array(document[key], label, key)):
             where = f"{key}[{index}]"
             if key == "engine":
-                _check_engine_shape(table, label, where)
+                _check_engine_shape(table, label, where, kinds)
             else:
                 _check_table(table, shape, label, where)
+                if key == "capability" and table.get("value_kind") in VALUE_KINDS:
+                    kinds[table.get("name")] = table["value_kind"]
 
 
-def _check_engine_shape(table: Any, label: str, where: str) -> None:
+def _check_engine_shape(table: Any, label: str, where: str, kinds: Mapping[str, str]) -> None:
     if not isinstance(table, dict):
         raise _wrong(label, where, "a table", table)
     name = table.get("name")
     engine = f" (engine {name!r})" if isinstance(name, str) else ""
     _check_table(table, _ENGINE_SHAPE, label, where, engine)
     for index, claim in enumerate(_array(table.get("claim", []), label, f"{where}.claim")):
-        _check_claim_shape(claim, label, f"{where}.claim[{index}]", engine)
+        _check_claim_shape(claim, label, f"{where}.claim[{index}]", engine, kinds)
     for kind, shape in (("rule", _RULE_SHAPE), ("model", _MODEL_SHAPE)):
         for index, entry in enumerate(_array(table.get(kind, []), label, f"{where}.{kind}")):
             at = f"{where}.{kind}[{index}]"
             _check_table(entry, shape, label, at, engine)
             for n, claim in enumerate(_array(entry.get("claim", []), label, f"{at}.claim")):
-                _check_claim_shape(claim, label, f"{at}.claim[{n}]", engine)
+                _check_claim_shape(claim, label, f"{at}.claim[{n}]", engine, kinds)
 
 
-def _check_claim_shape(claim: Any, label: str, where: str, engine: str) -> None:
+def _check_claim_shape(
+    claim: Any, label: str, where: str, engine: str, kinds: Mapping[str, str]
+) -> None:
     if isinstance(claim, dict) and isinstance(claim.get("verified_at"), str):
         try:
             claim["verified_at"] = date.fromisoformat(claim["verified_at"])
         except ValueError:
             wrong = claim["verified_at"]
             raise _wrong(label, f"{where}.verified_at", _DATE, wrong, engine) from None
-    _check_table(claim, _CLAIM_SHAPE, label, where, engine)
+    shape = _CLAIM_SHAPE
+    if isinstance(claim, dict) and isinstance(claim.get("capability"), str):
+        kind = kinds.get(claim["capability"])
+        if kind is not None:
+            shape = {**_CLAIM_SHAPE, "value": _KIND_VALUE[kind]}
+    _check_table(claim, shape, label, where, engine)
 
 
 def _check_table(
@@ -464,6 +502,10 @@ def _fits(value: object, wanted: str) -> bool:
         return isinstance(value, str)
     if wanted == _BOOL:
         return isinstance(value, bool)
+    if wanted == _VALUE:
+        return _fits(value, _BOOL) or _fits(value, _INT) or _fits(value, _KIND_VALUE["mimes"])
+    if wanted == _KIND_VALUE["mimes"]:
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
     if wanted == _INT:
         return type(value) is int
     if wanted == _STATUS:
@@ -692,6 +734,6 @@ def _summary(table: Any) -> str:
 def _show(value: object) -> str:
     if value is None:
         return "-"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+    if isinstance(value, (bool, list, tuple)):
+        return show_value(value)
     return str(value)

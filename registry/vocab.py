@@ -42,8 +42,9 @@ EVIDENCE_STATUSES: tuple[str, ...] = ("live-verified", "documented", "inferred",
 MATCH_KINDS: tuple[str, ...] = ("exact", "regex")
 ENGINE_KINDS: tuple[str, ...] = ("first-party", "shim", "gateway", "self-hosted")
 MEDIA_KINDS: tuple[str, ...] = KINDS  # the media kinds toolwire.convert knows
-#: What a capability's claims hold (claims are true or false today).
-VALUE_KINDS: tuple[str, ...] = ("bool",)
+#: What a capability's claims hold: true or false (``bool``), a whole number of bytes,
+#: pixels, images or pages (``int``, a limit), or a sorted list of MIME types (``mimes``).
+VALUE_KINDS: tuple[str, ...] = ("bool", "int", "mimes")
 #: What a claim event records: a value set, a claim retracted, or removed with its subject.
 CLAIM_ACTIONS: tuple[str, ...] = ("set", "retract", "remove")
 #: What a change event is about, and what happened to it.
@@ -93,10 +94,11 @@ def evidence_rank(status: str) -> int:
         ) from None
 
 
-def agrees(value: bool, outcome: str) -> bool:
+def agrees(value: object, outcome: str) -> bool:
     """Return whether a claimed ``value`` agrees with an informative ``outcome``.
 
-    ``read`` agrees with true; ``ignored`` and ``rejected`` agree with false.
+    ``read`` agrees with true; ``ignored`` and ``rejected`` agree with false (probes
+    observe flags: a limit's value agrees with neither).
     """
     return value is (outcome == "read")
 

@@ -14,17 +14,25 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, exists, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 
 from .. import _queries as q
 from .. import _validate as check
 from .._public import shown_in_package
+from .._values import ClaimValue, check_value
 from ..errors import InvalidInput, InvalidRule, UnknownCapability, UnknownClaim, UnknownEngine
 from ..records import Claim
 from ..tables import capability_table, claim_event_table, claim_table, engine_table, utcnow
 from .models import Models
 from .rules import Rules
-from .transaction import CLAIM_FIELDS, Transaction, insert_many
+from .transaction import (
+    CLAIM_FIELDS,
+    STORED_FIELDS,
+    Transaction,
+    claim_columns,
+    claim_fields,
+    insert_many,
+)
 
 __all__ = ["CLAIM_FIELDS", "ClaimInput", "Claims", "ClaimsReport", "as_date"]
 
@@ -39,7 +47,8 @@ class ClaimInput:
 
     engine: str
     capability: str
-    value: bool
+    #: true/false, an int (a limit) or MIME types, as the capability's value kind says
+    value: ClaimValue
     status: str
     evidence: str
     source: str | None = None
@@ -86,10 +95,12 @@ def as_date(value: object) -> date | None:
     return value
 
 
-def _check_claim(value: object, evidence: object, source: object) -> None:
-    """Check what ``set_claim`` and ``set_claims`` both refuse in a claim's fields."""
-    if not isinstance(value, bool):
-        raise InvalidInput(f"invalid claim value {value!r}: must be true or false")
+def _check_claim(evidence: object, source: object) -> None:
+    """Check what ``set_claim`` and ``set_claims`` both refuse in a claim's fields.
+
+    The value is checked against its capability's kind (``check_value``) once that
+    kind is read.
+    """
     if not isinstance(evidence, str) or not evidence.strip():
         raise InvalidInput("a claim needs evidence: say what supports it")
     check.text(evidence, "evidence")
@@ -117,14 +128,15 @@ def _event(
     action: str = "set",
 ) -> dict[str, Any]:
     """Return a claim_event row: the claim's fields before (``old``: a row or None) and after."""
+    columns = claim_columns(new) if new else {}
     return {
         "claim_id": claim_id,
         "engine": engine,
         "subject_key": subject.key,
         "subject": subject.label,
         "capability": capability,
-        **{f"old_{k}": None if old is None else getattr(old, k) for k in CLAIM_FIELDS},
-        **{f"new_{k}": new.get(k) for k in CLAIM_FIELDS},
+        **{f"old_{k}": None if old is None else getattr(old, k) for k in STORED_FIELDS},
+        **{f"new_{k}": columns.get(k) for k in STORED_FIELDS},
         "actor": actor,
         "occurred_at": now,
         "reason": reason,
@@ -166,7 +178,7 @@ class Claims:
         self,
         engine: str,
         capability: str,
-        value: bool,
+        value: ClaimValue,
         *,
         model: str | None = None,
         rule: int | str | None = None,
@@ -187,18 +199,20 @@ class Claims:
         :raises UnknownCapability: for a capability not in the vocabulary.
         :raises InvalidStatus: for an unknown evidence status.
         :raises InvalidModelId: for an unusable model id.
-        :raises InvalidInput: for a non-boolean value, empty evidence, both subjects, or
-            a ``verified_at`` in the future.
+        :raises InvalidInput: for a value not of the capability's kind (true/false, a
+            whole number, MIME types), empty evidence, both subjects, or a
+            ``verified_at`` in the future.
         """
         check.capability(capability)
         check.status(status)
-        _check_claim(value, evidence, source)
+        _check_claim(evidence, source)
         if reason is not None:
             check.text(reason, "reason")
         check.actor(recorded_by)
         verified_at = as_date(verified_at)
         _check_subject(model, rule)
-        engine_id = self._engine_with_capability(engine, capability)
+        engine_id, kind = self._engine_with_capability(engine, capability)
+        value = check_value(kind, value, capability)
         subject = self._subject(engine_id, engine, model, rule, create_by=recorded_by)
         assert subject is not None
         new: dict[str, Any] = {
@@ -216,7 +230,7 @@ class Claims:
                 claim_table.c.capability == capability,
             )
         ).first()
-        if current is not None and all(getattr(current, k) == v for k, v in new.items()):
+        if current is not None and claim_fields(current) == new:
             return Claim(
                 engine,
                 subject.key,
@@ -237,7 +251,7 @@ class Claims:
                     model_row_id=subject.model_row_id,
                     rule_id=subject.rule_id,
                     capability=capability,
-                    **new,
+                    **claim_columns(new),
                     **stamp,
                 )
                 .returning(claim_table.c.id)
@@ -245,7 +259,9 @@ class Claims:
         else:
             claim_id = current.id
             self._connection.execute(
-                update(claim_table).where(claim_table.c.id == claim_id).values(**new, **stamp)
+                update(claim_table)
+                .where(claim_table.c.id == claim_id)
+                .values(**claim_columns(new), **stamp)
             )
         self._connection.execute(
             insert(claim_event_table).values(
@@ -423,7 +439,7 @@ class Claims:
             if row is not None and keep_others and row.recorded_by != recorded_by:
                 report.left += 1
                 continue
-            if row is not None and all(getattr(row, k) == v for k, v in new.items()):
+            if row is not None and claim_fields(row) == new:
                 report.kept += 1
                 continue
             claim_id = None if row is None else row.id
@@ -442,13 +458,13 @@ class Claims:
                         "model_row_id": subject.model_row_id,
                         "rule_id": subject.rule_id,
                         "capability": capability,
-                        **new,
+                        **claim_columns(new),
                         **stamp,
                     }
                 )
             else:
                 report.updated += 1
-                updates.append({"claim_row": row.id, **new, **stamp})
+                updates.append({"claim_row": row.id, **claim_columns(new), **stamp})
         if inserts:
             # one executemany without RETURNING (one statement), then the new ids in one
             # query: RETURNING in parameter order is a statement per row on SQLite
@@ -472,7 +488,7 @@ class Claims:
             self._connection.execute(
                 update(claim_table)
                 .where(claim_table.c.id == bindparam("claim_row"))
-                .values({k: bindparam(k) for k in (*CLAIM_FIELDS, "recorded_by", "recorded_at")}),
+                .values({k: bindparam(k) for k in (*STORED_FIELDS, "recorded_by", "recorded_at")}),
                 updates,
             )
         if events:
@@ -516,24 +532,29 @@ class Claims:
         ).first()
         return None if row is None else q.to_claim(row)
 
-    def _engine_with_capability(self, engine: str, capability: str) -> int:
-        """Return the engine's id, checking the capability in the same statement.
+    def _engine_with_capability(self, engine: str, capability: str) -> tuple[int, str]:
+        """Return the engine's id and the capability's value kind, in one statement.
 
         :raises UnknownCapability: for a capability not in the vocabulary.
         :raises UnknownEngine: when the engine does not exist.
         """
         if self._txn.vocabulary_read:
-            self._txn.known_capability(capability)
-            return q.engine_id(self._connection, engine)
-        known = exists().where(capability_table.c.name == capability)
+            kind = self._txn.value_kind(capability)
+            return q.engine_id(self._connection, engine), kind
+        found = (
+            select(capability_table.c.value_kind)
+            .where(capability_table.c.name == capability)
+            .scalar_subquery()
+        )
         row = self._connection.execute(
-            select(engine_table.c.id, known.label("known")).where(engine_table.c.name == engine)
+            select(engine_table.c.id, found.label("kind")).where(engine_table.c.name == engine)
         ).first()
-        if row is None or not row.known:
-            self._txn.known_capability(capability)  # raises with the closest names
-        if row is None:
-            return q.engine_id(self._connection, engine)  # raises UnknownEngine
-        return int(row.id)
+        if row is None or row.kind is None:
+            kind = self._txn.value_kind(capability)  # raises with the closest names
+            if row is None:
+                return q.engine_id(self._connection, engine), kind  # raises UnknownEngine
+            return int(row.id), kind
+        return int(row.id), str(row.kind)
 
     def _checked(self, given: ClaimInput | Mapping[str, Any]) -> ClaimInput:
         if isinstance(given, Mapping):
@@ -543,9 +564,10 @@ class Claims:
                 raise InvalidInput(f"invalid claim {given!r}: {error}") from None
         if not isinstance(given, ClaimInput):
             raise InvalidInput(f"invalid claim {given!r}: a ClaimInput or a mapping")
-        self._txn.known_capability(given.capability)
+        kind = self._txn.value_kind(given.capability)
         check.status(given.status)
-        _check_claim(given.value, given.evidence, given.source)
+        _check_claim(given.evidence, given.source)
+        value = check_value(kind, given.value, given.capability)
         if not isinstance(given.engine, str):
             raise InvalidInput(f"invalid engine {given.engine!r}: must be a string")
         _check_subject(given.model, given.rule)
@@ -554,9 +576,9 @@ class Claims:
         ):
             raise InvalidRule(f"invalid rule reference {given.rule!r}: an id or a pattern")
         verified = as_date(given.verified_at)
-        if verified is not given.verified_at:
+        if verified is not given.verified_at or value is not given.value:
             fields = {name: getattr(given, name) for name in ClaimInput.__dataclass_fields__}
-            given = ClaimInput(**{**fields, "verified_at": verified})
+            given = ClaimInput(**{**fields, "verified_at": verified, "value": value})
         return given
 
     def _engine_ids(self, names: set[str]) -> dict[str, int]:
@@ -578,7 +600,7 @@ class Claims:
                 claim_table.c.subject_key,
                 claim_table.c.capability,
                 claim_table.c.recorded_by,
-                *(claim_table.c[k] for k in CLAIM_FIELDS),
+                *(claim_table.c[k] for k in STORED_FIELDS),
             ).where(claim_table.c.engine_id.in_(engine_ids))
         ).all()
         return {(row.engine_id, row.subject_key, row.capability): row for row in rows}

@@ -10,6 +10,7 @@ row in the same transaction; every engine, model, rule or capability change one
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Table, delete, insert, select, text, update
@@ -17,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from .. import _validate as check
 from .._changes import CHANNEL
+from .._values import stored
 from ..errors import InvalidInput, UnknownCapability
 from ..tables import (
     capability_table,
@@ -27,11 +29,36 @@ from ..tables import (
     utcnow,
 )
 
-__all__ = ["CLAIM_FIELDS", "Transaction", "insert_many", "required"]
+__all__ = [
+    "CLAIM_FIELDS",
+    "STORED_FIELDS",
+    "Transaction",
+    "claim_columns",
+    "claim_fields",
+    "insert_many",
+    "required",
+]
 
 #: What a claim holds besides its subject and capability (each event records old and new).
 CLAIM_FIELDS = ("value", "status", "evidence", "source", "verified_at")
-_CLAIM_COLUMNS = tuple(claim_table.c[k] for k in CLAIM_FIELDS)
+#: The columns they are stored in: a ``bool`` value in ``value``, any other in ``value_json``.
+STORED_FIELDS = (*CLAIM_FIELDS, "value_json")
+_CLAIM_COLUMNS = tuple(claim_table.c[k] for k in STORED_FIELDS)
+
+
+def claim_columns(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a claim's fields (``CLAIM_FIELDS``) as its columns (``STORED_FIELDS``)."""
+    flag, data = stored(fields.get("value"))
+    return {**fields, "value": flag, "value_json": data}
+
+
+def claim_fields(row: Any) -> dict[str, Any]:
+    """Return the ``CLAIM_FIELDS`` of a claim row (one of ``STORED_FIELDS`` at least)."""
+    found = {k: getattr(row, k) for k in CLAIM_FIELDS}
+    data = row.value_json
+    if data is not None:
+        found["value"] = tuple(data) if isinstance(data, list) else data
+    return found
 
 
 class Transaction:
@@ -41,7 +68,7 @@ class Transaction:
         self._connection = connection
         #: whether this transaction changed anything (``finish`` bumps the revision then)
         self.changed = False
-        self._vocabulary: frozenset[str] | None = None
+        self._vocabulary: dict[str, str] | None = None
 
     @property
     def connection(self) -> Connection:
@@ -84,11 +111,24 @@ class Transaction:
         """
         check.capability(name)
         assert isinstance(name, str)
-        if self._vocabulary is None:
-            self._vocabulary = frozenset(self._connection.scalars(select(capability_table.c.name)))
-        if name not in self._vocabulary:
-            raise UnknownCapability(name, self._vocabulary)
+        if name not in self._kinds():
+            raise UnknownCapability(name, self._kinds())
         return name
+
+    def value_kind(self, name: str) -> str:
+        """Return the value kind of capability ``name`` (``bool``, ``int`` or ``mimes``).
+
+        :raises UnknownCapability: for a name not in the vocabulary.
+        """
+        return self._kinds()[self.known_capability(name)]
+
+    def _kinds(self) -> dict[str, str]:
+        if self._vocabulary is None:
+            rows = self._connection.execute(
+                select(capability_table.c.name, capability_table.c.value_kind)
+            )
+            self._vocabulary = {name: kind for name, kind in rows}
+        return self._vocabulary
 
     @property
     def vocabulary_read(self) -> bool:
@@ -177,8 +217,8 @@ class Transaction:
                     "subject_key": row.subject_key,
                     "subject": label if row.subject_key != "engine" else "engine",
                     "capability": row.capability,
-                    **{f"old_{k}": getattr(row, k) for k in CLAIM_FIELDS},
-                    **{f"new_{k}": None for k in CLAIM_FIELDS},
+                    **{f"old_{k}": getattr(row, k) for k in STORED_FIELDS},
+                    **{f"new_{k}": None for k in STORED_FIELDS},
                     "actor": actor,
                     "occurred_at": now,
                     "reason": reason,

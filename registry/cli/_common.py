@@ -481,7 +481,7 @@ def rule_row(rule: Rule) -> dict[str, Any]:
     """Return a rule as an output row: its ``rule:N`` reference and its claims in one cell."""
     row = as_row(rule)
     row["ref"] = f"rule:{rule.id}"
-    row["claims"] = ", ".join(
-        f"{c.capability}={'true' if c.value else 'false'}" for c in rule.claims.values()
-    )
+    from .._values import show_value
+
+    row["claims"] = ", ".join(f"{c.capability}={show_value(c.value)}" for c in rule.claims.values())
     return row

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from .._validate import capability as check_capability
+from .._values import parse_value, show_value
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     CLAIM_COLUMNS,
@@ -55,7 +57,16 @@ def group() -> None:
 @group.command(name="set")
 @click.argument("engine", shell_complete=complete_engine)
 @click.argument("capability", shell_complete=complete_capability)
-@click.argument("value", type=click.Choice(["true", "false"], case_sensitive=False))
+@click.argument("value", required=False, metavar="[VALUE]")
+@click.option(
+    "--value",
+    "value_option",
+    default=None,
+    metavar="VALUE",
+    help="The value, instead of the VALUE argument: true or false, a whole number "
+    "(600; sizes in decoded bytes) or MIME types (image/png,image/jpeg), as the "
+    "capability's value kind says.",
+)
 @click.option(
     "--model",
     shell_complete=complete_model,
@@ -85,7 +96,8 @@ def set_(
     obj: Context,
     engine: str,
     capability: str,
-    value: str,
+    value: str | None,
+    value_option: str | None,
     model: str | None,
     rule: str | None,
     status: str,
@@ -96,16 +108,29 @@ def set_(
     actor: str | None,
     fmt: str,
 ) -> None:
-    """Set CAPABILITY to true or false on ENGINE (or one of its models or rules)."""
+    """Set CAPABILITY to VALUE on ENGINE (or one of its models or rules).
+
+    VALUE is true or false for a flag, a whole number for a limit (sizes in decoded
+    bytes: 7864320), or comma-separated MIME types (image/png,image/jpeg), as
+    `capability list` shows each capability's value kind.
+    """
     if model is not None and rule is not None:
         raise click.UsageError("give --model or --rule, not both")
+    if (value is None) == (value_option is None):
+        raise click.UsageError("give the value once: as VALUE or as --value")
+    text = value if value is not None else value_option
+    assert text is not None
     when: date | None = verified_at.date() if verified_at is not None else None
-    with obj.registry().batch() as writer:
+    registry = obj.registry()
+    check_capability(capability)  # a malformed name says so before "unknown"
+    kind = registry.capability(capability).value_kind
+    parsed = parse_value(kind, text, capability)
+    with registry.batch() as writer:
         new_model = model is not None and not writer.has_model(engine, model)
         claim = writer.set_claim(
             engine,
             capability,
-            value.lower() == "true",
+            parsed,
             model=model,
             rule=rule,
             status=status,
@@ -161,7 +186,7 @@ def unset(
         recorded_by=who(actor),
     )
     where = f"model {claim.model}" if claim.model else (f"rule:{claim.rule}" if claim.rule else "")
-    value = "true" if claim.value else "false"
+    value = show_value(claim.value)
     echo(
         f"retracted the {capability} claim ({value}, {claim.status}) on "
         + (f"{where} of {engine}" if where else f"engine {engine}"),

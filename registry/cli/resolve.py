@@ -18,6 +18,7 @@ from toolwire.convert import (
 )
 
 from .._output import plural, render
+from .._values import show_value
 from ..explain import explain_sections, explain_text
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
@@ -106,7 +107,7 @@ def resolve_command(
     if fmt == "json":
         data = resolution.as_dict()
         if not explain:
-            del data["trace"]
+            del data["trace"], data["limit_trace"]
         else:
             data.update(explain_sections(obj.registry(), resolution))
         echo_json(data)
@@ -116,6 +117,8 @@ def resolve_command(
         echo(f"wire: {resolution.wire}")
         for flag, value in resolution.capabilities.items():
             echo(f"{flag}: {'true' if value else 'false'}")
+        for limit, amount in resolution.limits.items():
+            echo(f"{limit}: {show_value(amount)}")
         opts = ", ".join(f"{k}={json.dumps(v)}" for k, v in resolution.options.items())
         echo(f"options: {opts or '(none)'}")
 

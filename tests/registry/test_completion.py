@@ -54,7 +54,7 @@ def test_names_complete_from_the_registry(url: str) -> None:
         "tool_result_pdf",
         "tool_result_url_sources",
     ]
-    assert words(url, "audit", "--capability", incomplete="image") == ["image_input"]
+    assert words(url, "audit", "--capability", incomplete="image") == ["image_input", "image_mimes"]
     assert words(url, "audit", "--status", incomplete="") == [
         "live-verified",
         "documented",
