@@ -32,7 +32,8 @@ For (engine, model, optional forced wire):
    ``max_images``, ``many_images``, ``many_images_max_side``, ``max_pdf_pages``,
    ``max_pdf_request_bytes``, ``image_mimes``) is decided by the most specific claim
    the evidence policy accepts, as a flag is; a decided limit becomes the converter
-   option of the same name where the wire reads it. An absent limit is no option:
+   option of the same name where the wire reads it (on a wire that hoists, only with
+   ``hoist``: its tool message carries no media). An absent limit is no option:
    the converter's default for the wire applies.
 
 A model is known when the engine records it or a rule of the engine matches its id;
@@ -61,7 +62,7 @@ from toolwire.convert import (
     convert_tool_results,
     format_tool_results,
     native_needs_vision,
-    report,
+    report_call,
     wire_options,
 )
 
@@ -255,21 +256,34 @@ class Resolution:
         return unnamed_model(self.engine, self.model, self.suggestions)
 
     def format(
-        self, results: Iterable[ToolResult], *, ids: IdMap | None = None, raw_bytes: bool = False
+        self,
+        results: Iterable[ToolResult],
+        *,
+        ids: IdMap | None = None,
+        raw_bytes: bool = False,
+        already_sent: object = None,
     ) -> list[Any]:
         """Return ``results`` formatted for this resolution's wire and options.
 
         Ids and names are checked under the engine's id rule (else the wire's), or
         mapped by ``ids``. ``raw_bytes``: payloads as ``bytes`` where the wire carries
         blobs (bedrock, for boto3, which base64-encodes them itself); other wires
-        ignore it.
+        ignore it. ``already_sent``: the images and PDF pages and bytes the rest of
+        the request already holds (``toolwire.convert.AlreadySent`` or a mapping),
+        counted against the request limits.
 
         :raises InvalidId: for an id or name the rule refuses (without ``ids``).
+        :raises InvalidOption: for a bad ``already_sent`` or ``raw_bytes``.
         """
-        if ids is None and self.id_rule is None and raw_bytes is False:
+        if ids is None and self.id_rule is None and raw_bytes is False and already_sent is None:
             return format_tool_results(self.wire, results, **self.options)
         return format_tool_results(
-            self.wire, results, **self.options, **self._ids(ids), **_raw(raw_bytes)
+            self.wire,
+            results,
+            already_sent=already_sent,
+            **self.options,
+            **self._ids(ids),
+            **_raw(raw_bytes),
         )
 
     def reformat(
@@ -280,12 +294,13 @@ class Resolution:
         names: Mapping[str, str] | None = None,
         ids: IdMap | None = None,
         raw_bytes: bool = False,
+        already_sent: object = None,
     ) -> list[Any]:
         """Return tool-result ``blocks`` of ``source_wire`` re-targeted to this resolution.
 
         See ``toolwire.convert.convert_tool_results`` (``names``: call id -> tool name;
         ``ids``: an ``IdMap``, used when the wire changes or the engine has a rule of
-        its own; ``raw_bytes`` as in :meth:`format`).
+        its own; ``raw_bytes`` and ``already_sent`` as in :meth:`format`).
 
         :raises InvalidBlock: for a block that is not of ``source_wire``.
         :raises UnknownWire: for a source wire not in ``WIRES``.
@@ -296,6 +311,7 @@ class Resolution:
             self.wire,
             blocks,
             names=names,
+            already_sent=already_sent,
             **self.options,
             **self._ids(ids),
             **_raw(raw_bytes),
@@ -307,13 +323,17 @@ class Resolution:
             extra["id_rule"] = self.id_rule
         return extra
 
-    def report(self, results: Iterable[ToolResult]) -> list[tuple[Decision, ...]]:
-        """Return, per result, what each content item becomes here and why (``convert.report``).
+    def report(
+        self, results: Iterable[ToolResult], *, already_sent: object = None
+    ) -> list[tuple[Decision, ...]]:
+        """Return, per result, what each content item becomes here and why.
 
-        The reasons say what would change the outcome where the registry knows it
-        (``_why``): ``unknown_model``, ``hoist_off``, ``not_in_tool_result``.
+        ``convert.report_call``: what :meth:`format` with the same ``results`` and
+        ``already_sent`` sends, request limits included. The reasons say what would
+        change the outcome where the registry knows it (``_why``): ``unknown_model``,
+        ``hoist_off``, ``not_in_tool_result``.
         """
-        found = [report(self.wire, result, **self.options) for result in results]
+        found = report_call(self.wire, results, already_sent=already_sent, **self.options)
         return [tuple(self._why(d) for d in decisions) for decisions in found]
 
     def _why(self, decision: Decision) -> Decision:
@@ -575,12 +595,13 @@ class Resolver:
         ids: IdMap | None = None,
         strict: bool = False,
         raw_bytes: bool = False,
+        already_sent: object = None,
     ) -> list[Any]:
         """Resolve, then return ``results`` formatted for the wire and options found."""
         resolution = self.resolve(
             engine, model, wire=wire, min_evidence=min_evidence, strict=strict
         )
-        return resolution.format(results, ids=ids, raw_bytes=raw_bytes)
+        return resolution.format(results, ids=ids, raw_bytes=raw_bytes, already_sent=already_sent)
 
     # -- cache ----------------------------------------------------------------------
 
@@ -926,7 +947,8 @@ def _options(
         candidates["response_tag"] = snapshot.engine.response_tag
     if snapshot.engine.family == CHAT_FAMILY:  # its tool messages need tool_call_id
         candidates["call_ids"] = True
-    candidates.update(limits)
+    if "hoist" not in reads or candidates.get("hoist"):  # a tool message with no media
+        candidates.update(limits)  # form carries nothing a limit counts, unless hoisting
     return {name: value for name, value in candidates.items() if name in reads}
 
 
@@ -1001,6 +1023,7 @@ def format_for(
     ids: IdMap | None = None,
     strict: bool = False,
     raw_bytes: bool = False,
+    already_sent: object = None,
 ) -> list[Any]:
     """Return ``results`` as the messages ``model`` on ``engine`` should receive.
 
@@ -1011,6 +1034,9 @@ def format_for(
     engine's claims. ``raw_bytes``: image and document payloads as ``bytes`` on the
     bedrock wire, as boto3 takes them (it base64-encodes blobs itself; the default
     base64 strings are the HTTP API's JSON form, which boto3 would encode again).
+    The engine's limits (docs/limits.md) count the media of every result, plus
+    ``already_sent`` (``AlreadySent`` or a mapping: the images, PDF pages and PDF
+    bytes the rest of the request already holds).
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
@@ -1027,6 +1053,7 @@ def format_for(
         ids=ids,
         strict=strict,
         raw_bytes=raw_bytes,
+        already_sent=already_sent,
     )
 
 
@@ -1043,6 +1070,7 @@ def reformat_for(
     ids: IdMap | None = None,
     strict: bool = False,
     raw_bytes: bool = False,
+    already_sent: object = None,
 ) -> list[Any]:
     """Return tool-result ``blocks`` of ``source_wire`` as the messages ``model`` should receive.
 
@@ -1052,7 +1080,7 @@ def reformat_for(
     ``names`` maps call ids to tool names for blocks that carry none; ``ids`` (an
     ``IdMap``) maps call ids and names to the engine's rule (else the wire's) when
     the wire changes or the engine has a rule of its own, as in ``format_for``;
-    ``strict`` and ``raw_bytes`` as in ``format_for``.
+    ``strict``, ``raw_bytes`` and ``already_sent`` as in ``format_for``.
 
     :raises UnknownEngine: for an engine the registry does not know (a LookupError).
     :raises UnknownModel: with ``strict``, for a model the engine does not know (a LookupError).
@@ -1063,7 +1091,9 @@ def reformat_for(
     resolution = _resolver_for(registry).resolve(
         engine, model, wire=wire, min_evidence=min_evidence, strict=strict
     )
-    return resolution.reformat(source_wire, blocks, names=names, ids=ids, raw_bytes=raw_bytes)
+    return resolution.reformat(
+        source_wire, blocks, names=names, ids=ids, raw_bytes=raw_bytes, already_sent=already_sent
+    )
 
 
 def _raw(raw_bytes: object) -> dict[str, Any]:

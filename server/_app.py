@@ -77,11 +77,12 @@ class _Service:
         engine, model = body.required(data, "engine"), body.required(data, "model")
         map_ids = body.flag(data, "ids")
         body.no_raw_bytes(data.get("raw_bytes"), "raw_bytes")
+        sent = body.mapping(data, "already_sent") or None
         results = body.read_results(data)
         resolution = self.resolve(engine, model)
         ids = IdMap() if map_ids else None
-        messages = resolution.format(results, ids=ids)
-        return self._formatted(resolution, results, messages, ids)
+        messages = resolution.format(results, ids=ids, already_sent=sent)
+        return self._formatted(resolution, results, messages, ids, sent)
 
     async def reformat(self, request: Request) -> Response:
         data = await body.read_json(request, self.max_body)
@@ -89,22 +90,28 @@ class _Service:
         source = body.required(data, "source_wire")
         map_ids = body.flag(data, "ids")
         body.no_raw_bytes(data.get("raw_bytes"), "raw_bytes")
+        sent = body.mapping(data, "already_sent") or None
         blocks, names = body.blocks(data), body.names(data)
         resolution = self.resolve(engine, model)
         results = body.results_from_blocks(source, blocks, names)
         ids = IdMap() if map_ids else None
-        messages = resolution.reformat(source, blocks, names=names or None, ids=ids)
-        return self._formatted(resolution, results, messages, ids)
+        messages = resolution.reformat(
+            source, blocks, names=names or None, ids=ids, already_sent=sent
+        )
+        return self._formatted(resolution, results, messages, ids, sent)
 
     @staticmethod
     def _formatted(
-        resolution: Resolution, results: list[Any], messages: list[Any], ids: IdMap | None
+        resolution: Resolution,
+        results: list[Any],
+        messages: list[Any],
+        ids: IdMap | None,
+        already_sent: dict[str, Any] | None,
     ) -> Response:
+        decided = resolution.report(results, already_sent=already_sent)
         report = [
             {"result": index, "id": r.id, "name": r.name, "items": [d.as_dict() for d in found]}
-            for index, (r, found) in enumerate(
-                zip(results, resolution.report(results), strict=True)
-            )
+            for index, (r, found) in enumerate(zip(results, decided, strict=True))
         ]
         answer: dict[str, Any] = {"wire": resolution.wire, "messages": messages, "report": report}
         mapping = body.mapped_ids(ids)
@@ -154,6 +161,7 @@ class _Service:
                 "options": dict(resolution.options),
                 "native_forms": dict(resolution.native_forms),
                 "capabilities": capabilities,
+                "limits": dict(resolution.limits),
                 "explain": explain_sections(self.registry, resolution),
                 "explanation": explain_text(self.registry, resolution),
             }

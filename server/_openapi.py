@@ -39,6 +39,16 @@ _RAW_BYTES: dict[str, Any] = {
     "description": "Refused when true: JSON holds payloads as base64 strings (the Bedrock "
     "HTTP API's form); bytes for boto3 come from the Python library.",
 }
+#: the ``already_sent`` field of the format routes: what the rest of the request holds
+_ALREADY_SENT: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        key: {"type": "integer", "minimum": 0} for key in ("images", "pdf_pages", "pdf_bytes")
+    },
+    "description": "The images, PDF pages and PDF bytes the rest of the request already "
+    "holds, counted against the engine's request limits (docs/limits.md).",
+}
 _SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -140,6 +150,7 @@ _SCHEMAS: dict[str, Any] = {
                 "description": "Map call ids and tool names the engine refuses (IdMap).",
             },
             "raw_bytes": _RAW_BYTES,
+            "already_sent": _ALREADY_SENT,
         },
     },
     "ReformatRequest": {
@@ -153,6 +164,7 @@ _SCHEMAS: dict[str, Any] = {
             "names": {"type": "object", "additionalProperties": {"type": "string"}},
             "ids": {"type": "boolean"},
             "raw_bytes": _RAW_BYTES,
+            "already_sent": _ALREADY_SENT,
         },
     },
     "ConvertRequest": {
@@ -205,6 +217,17 @@ _SCHEMAS: dict[str, Any] = {
             "options": _ref("Options"),
             "native_forms": {"type": "object", "additionalProperties": {"type": "string"}},
             "capabilities": {"type": "object", "additionalProperties": _ref("Capability")},
+            "limits": {
+                "type": "object",
+                "description": "The limits the claims decide (docs/limits-data.md): a whole "
+                "number, or a list of MIME types; an absent one is the wire's default.",
+                "additionalProperties": {
+                    "oneOf": [
+                        {"type": "integer", "minimum": 1},
+                        {"type": "array", "items": {"type": "string"}},
+                    ]
+                },
+            },
             "explain": {
                 "type": "object",
                 "description": "The sections resolve --explain adds: {title: {name: text}}.",

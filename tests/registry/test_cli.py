@@ -22,6 +22,7 @@ import click
 import pytest
 from cli_helpers import cli, failed, noted, ok, on_terminal, run, unnamed
 from click.testing import CliRunner
+from options_helpers import flags, limits
 from toolwire.registry import Registry
 from toolwire.registry import db as registry_db
 from toolwire.registry.cli import main
@@ -467,7 +468,8 @@ def test_resolve_text_explain_and_json(runner: CliRunner, url: str) -> None:
         ok(run(runner, url, "resolve", "gemini", "gemini-3.1-pro-preview", "--format", "json"))
     )
     assert data["wire"] == "gemini" and "trace" not in data
-    assert data["options"] == {"image_input": True, "native_pdf": True}
+    assert flags(data["options"]) == {"image_input": True, "native_pdf": True}
+    assert limits(data["options"]) == data["limits"] and data["limits"]["max_pdf_pages"] == 1000
     assert data["capabilities"]["tool_result_pdf"] is True
     traced = json.loads(
         ok(

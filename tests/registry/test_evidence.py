@@ -287,7 +287,10 @@ def test_seeded_documented_claims_carry_their_documentation_date(
     assert ev.stale_claims(registry, engine="anthropic", on=date(2027, 9, 30)) == ()
     aged = ev.stale_claims(registry, engine="anthropic", on=date(2027, 10, 1))
     assert {s.claim.status for s in aged} == {"documented"}
-    assert len(aged) == len([c for c in documented if c.engine == "anthropic"])
+    read_then = [c for c in documented if c.engine == "anthropic"]
+    assert len(aged) == len([c for c in read_then if c.verified_at == date(2026, 9, 30)])
+    later = ev.stale_claims(registry, engine="anthropic", on=date(2027, 12, 2))
+    assert len(later) == len(read_then)  # the limits, collected 2026-12-01, a year on
     _freeze(monkeypatch, date(2027, 10, 1))
     entry = Resolver(registry).resolve("anthropic", "claude-sonnet-4-5").trace["image_input"]
     assert entry.stale == "verified 2026-09-30, policy 365 days"

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from options_helpers import flags, limits
 from toolwire.registry import (
     InvalidModelId,
     InvalidStatus,
@@ -250,7 +251,8 @@ def test_a_forced_wire_clears_with_that_wires_facts(registry: Registry) -> None:
     responses = _resolve(registry, "anthropic", "claude-2.1", wire="responses")
     assert responses.capabilities["tool_result_pdf"] is False
     assert "needs image_input" in (responses.trace["tool_result_pdf"].cleared_by or "")
-    assert dict(responses.options) == {"image_input": False, "native_pdf": False}
+    assert flags(responses.options) == {"image_input": False, "native_pdf": False}
+    assert limits(responses.options)["max_images"] == 100  # the engine's, on any wire
 
 
 def test_source_blocks_gate_the_pdf_on_the_anthropic_wire(registry: Registry) -> None:
@@ -355,7 +357,10 @@ def test_explain_names_the_claim_and_the_wire_fact(registry: Registry) -> None:
         "cleared: a native image on the anthropic wire needs image_input (native_needs_vision)"
     )
     assert any("rule:" in line and "claude-2.1" in line for line in lines)
-    assert lines[-1] == "converter options: image_input=false, native_pdf=true, source_blocks=true"
+    assert lines[-1].startswith(
+        "converter options: image_input=false, native_pdf=true, source_blocks=true, "
+    )
+    assert "max_images=100" in lines[-1]  # the engine's limits, with the flags
 
     forced = _resolve(registry, "anthropic", "claude-sonnet-4-5", wire="openai").explain()
     assert "(from forced)" in forced and "carries_native is false" in forced

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from options_helpers import flags, limits
 from toolwire.convert import ToolResult
 from toolwire.registry import Registry, Resolver
 
@@ -46,7 +47,8 @@ def test_bedrock_families(
 ) -> None:
     found = Resolver(shared_registry).resolve("bedrock", model)
     assert (found.wire, found.wire_from) == ("bedrock", "engine")
-    assert dict(found.options) == {"image_input": options[0], "native_pdf": options[1]}
+    assert flags(found.options) == {"image_input": options[0], "native_pdf": options[1]}
+    assert limits(found.options)["max_image_side"] == 8000  # Bedrock's, for every family
     assert found.trace["tool_result_images"].status == images_status
     assert found.native_forms == {"image": "documented", "pdf": "documented"}
     messages = found.format([RESULT])
@@ -67,11 +69,11 @@ def test_a_pdf_on_bedrock_does_not_need_image_input(registry: Registry) -> None:
     )
     found = Resolver(registry, max_age=0).resolve("bedrock", "cohere.command-r-plus-v1:0")
     assert found.capabilities["image_input"] is False
-    assert dict(found.options) == {"image_input": False, "native_pdf": True}
+    assert flags(found.options) == {"image_input": False, "native_pdf": True}
     assert found.trace["tool_result_pdf"].cleared_by is None
 
 
 def test_an_engine_forced_onto_bedrock_follows_the_wire(shared_registry: Registry) -> None:
     found = Resolver(shared_registry).resolve("anthropic", "claude-sonnet-4-5", wire="bedrock")
     assert found.wire == "bedrock"
-    assert dict(found.options) == {"image_input": True, "native_pdf": True}
+    assert flags(found.options) == {"image_input": True, "native_pdf": True}

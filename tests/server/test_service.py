@@ -194,6 +194,10 @@ def test_resolve_matches_the_cli_explanation(client: httpx.Client, shared_sqlite
     assert image["value"] is False and image["status"] == "documented"
     assert image["decided_by"].startswith("rule:") and image["source"]
     assert {"verified_at", "stale_after", "stale", "evidence"} <= set(image)
+    resolved = json.loads(
+        cli(shared_sqlite, "resolve", "anthropic", "claude-2.1", "--format", "json")
+    )
+    assert answer["limits"] == resolved["limits"] and answer["limits"]["max_images"] == 100
     text = cli(shared_sqlite, "resolve", "anthropic", "claude-2.1", "--explain")
     assert answer["explanation"] + "\n" == text
     assert answer["explain"]["flag_meanings"]["image_input"]
