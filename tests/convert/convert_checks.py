@@ -330,7 +330,7 @@ def check_responses(block: Any, url_sources: bool = False) -> None:
             if not part["text"].strip():
                 raise SchemaError(f"{path}: empty input_text")
         elif part["type"] == "input_image":
-            if url_sources and str(part.get("image_url")).startswith("https:"):
+            if url_sources and str(part.get("image_url"))[:6].lower() == "https:":
                 check_https(part["image_url"], f"{path}.image_url")
                 continue
             mime, _ = parse_data_url(part.get("image_url"), f"{path}.image_url")

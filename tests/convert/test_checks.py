@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
 import pytest
@@ -11,6 +12,7 @@ from convert_checks import (
     SchemaError,
     assert_no_payload,
     check_anthropic,
+    check_block,
     check_envelope,
     check_filename,
     check_gemini,
@@ -23,6 +25,7 @@ from convert_checks import (
 )
 from convert_samples import GIF_B64, PDF_B64, PNG_B64
 from openai.types.chat import ChatCompletionToolMessageParam
+from toolwire.convert import ToolResult
 
 
 class _Inner(TypedDict):
@@ -316,3 +319,14 @@ def test_check_envelope_rejects_a_wrong_arity() -> None:
 def test_google_genai_itself_rejects_unknown_keys_and_bad_types(part: dict[str, Any]) -> None:
     with pytest.raises(SchemaError, match="google-genai rejects"):
         validate_gemini_part(part)
+
+
+@pytest.mark.parametrize("wire", ["anthropic", "responses", "gemini"])
+def test_a_url_source_with_an_upper_case_scheme_is_checked_as_a_url(wire: str) -> None:
+    """URL schemes are case-insensitive: ``HTTPS://`` is a URL source like ``https://``."""
+    link = {"type": "resource_link", "uri": "HTTPS://example.com/b", "name": "b"}
+    result = ToolResult(id="call_1", name="t", content=[{**link, "mimeType": "image/png"}])
+    options = {"image_input": True, "url_sources": True}
+    block = result.to(wire, **options)
+    assert "HTTPS://example.com/b" in json.dumps(block)  # sent by URL, as given
+    check_block(wire, block, options)
