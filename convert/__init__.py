@@ -30,6 +30,7 @@ from ._gateway import convert_tool_results
 from ._idmap import ID_RULES, NAME_RULES, IdMap
 from ._idrules import IdRule
 from ._options import ALL_OPTIONS as OPTIONS
+from ._options import LIMIT_ORDER as LIMIT_OPTIONS
 from ._options import Options
 from ._report import OUTCOMES, REASONS, Decision
 from ._result import ToolResult
@@ -48,6 +49,7 @@ from .errors import (
 __all__ = [
     "ID_RULES",
     "KINDS",
+    "LIMIT_OPTIONS",
     "NAMED_WIRES",
     "NAME_RULES",
     "OPTIONS",

@@ -41,6 +41,19 @@ COUNTS = frozenset({"max_images", "many_images", "max_pdf_pages"})
 #: MIME-type collections: they narrow a wire's own set, never widen it.
 MIME_OPTIONS = frozenset({"image_mimes"})
 LIMITS = SIZES | COUNTS | MIME_OPTIONS
+#: The limit options in the order they are shown (exported as ``LIMIT_OPTIONS``; the
+#: registry's limit capabilities are these names).
+LIMIT_ORDER: tuple[str, ...] = (
+    "max_image_bytes",
+    "max_pdf_bytes",
+    "max_image_side",
+    "max_images",
+    "many_images",
+    "many_images_max_side",
+    "max_pdf_pages",
+    "max_pdf_request_bytes",
+    "image_mimes",
+)
 #: The limits that concern images, and PDFs (a wire reads those of the kinds it carries).
 IMAGE_LIMITS = frozenset(
     {

@@ -55,6 +55,7 @@ from typing import Any, cast
 from sqlalchemy import select
 from toolwire.convert import (
     KINDS,
+    LIMIT_OPTIONS,
     Decision,
     IdMap,
     ToolResult,
@@ -100,20 +101,11 @@ FLAGS = (
     "tool_result_url_sources",
     "hoist_media",
 )
-#: The limits the resolver decides (``int`` and ``mimes`` capabilities): each is also
-#: the converter option it sets, a contract with ``toolwire.convert`` (sizes in decoded
-#: bytes, sides in pixels, counts per request; ``image_mimes`` a tuple of MIME types).
-LIMITS = (
-    "max_image_bytes",
-    "max_pdf_bytes",
-    "max_image_side",
-    "max_images",
-    "many_images",
-    "many_images_max_side",
-    "max_pdf_pages",
-    "max_pdf_request_bytes",
-    "image_mimes",
-)
+#: The limits the resolver decides (``int`` and ``mimes`` capabilities): the converter's
+#: limit options (``toolwire.convert.LIMIT_OPTIONS``), each capability setting the
+#: option of its name (sizes in decoded bytes, sides in pixels, counts per request;
+#: ``image_mimes`` a tuple of MIME types).
+LIMITS: tuple[str, ...] = LIMIT_OPTIONS
 _KIND = {"tool_result_images": "image", "tool_result_pdf": "pdf"}
 #: The engine family of an OpenAI-compatible chat endpoint: a hermes tool message
 #: sent there carries its call id (``call_ids``).

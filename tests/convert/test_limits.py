@@ -475,3 +475,11 @@ def test_images_by_url_count_toward_max_images() -> None:
     out = one.to("anthropic", **options)
     assert not sent(out, data)
     assert [block["type"] for block in out["content"]] == ["image", "image", "text"]
+
+
+def test_the_exported_limit_options_are_the_limits_each_once() -> None:
+    from toolwire.convert import LIMIT_OPTIONS, OPTIONS
+    from toolwire.convert._options import LIMITS
+
+    assert len(set(LIMIT_OPTIONS)) == len(LIMIT_OPTIONS)
+    assert set(LIMIT_OPTIONS) == LIMITS and LIMITS <= OPTIONS
