@@ -34,7 +34,7 @@ _STARTXREF = re.compile(rb"startxref\s+(\d+)")
 _PAGE = re.compile(rb"/Type\s*/Page(?![^\s()<>\[\]{}/%])")
 _OBJSTM = re.compile(rb"/Type\s*/ObjStm")
 _STREAM = re.compile(rb"stream\r?\n")
-_MAX_INFLATED = 64 * 1024 * 1024  # per object stream: a bound on a hostile one
+_MAX_INFLATED = 64 * 1024 * 1024  # object streams inflated per PDF: a bound on a hostile one
 
 
 def page_bound(data: str, size: int) -> int | None:
@@ -63,16 +63,22 @@ def page_count(data: str) -> int:
     except ValueError:  # binascii.Error is one
         return 1
     pages = len(_PAGE.findall(pdf))
+    after = 0  # the end of the last stream read: streams never overlap
+    budget = _MAX_INFLATED  # for the whole PDF: many small bombs inflate no more than one
     for match in _OBJSTM.finditer(pdf):
+        if match.start() < after:
+            continue  # a marker inside the stream just read (each byte is scanned once)
         stream = _STREAM.search(pdf, match.end())
-        if stream is None:
-            continue
-        end = pdf.find(b"endstream", stream.end())
-        if end < 0:
-            continue
+        end = -1 if stream is None else pdf.find(b"endstream", stream.end())
+        if stream is None or end < 0:
+            break  # no later marker has a stream either
+        after = end
         try:
-            inflated = zlib.decompressobj().decompress(pdf[stream.end() : end], _MAX_INFLATED)
+            inflated = zlib.decompressobj().decompress(pdf[stream.end() : end], budget)
         except zlib.error:
             continue
         pages += len(_PAGE.findall(inflated))
+        budget -= len(inflated)
+        if budget <= 0:
+            break
     return max(pages, 1)

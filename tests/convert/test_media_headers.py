@@ -160,3 +160,16 @@ def test_a_pdf_without_a_trailer_has_no_bound_and_counts_at_least_one_page() -> 
 def test_pages_are_not_pages_nodes() -> None:
     raw = b"%PDF-1.4\n<< /Type /Pages /Count 2 >> << /Type/Page >> << /Type /Page/Parent 1 0 R >>"
     assert page_count(base64.b64encode(raw).decode()) == 2
+
+
+def test_a_hostile_pdf_is_read_in_one_pass_within_one_inflation_budget() -> None:
+    # a stream marker after marker and no endstream: each byte is scanned once, not once
+    # per marker (which would never end on a payload of many megabytes)
+    markers = b"%PDF-1.5\n" + b"<< /Type /ObjStm >>\nstream\n" * 200_000
+    assert page_count(b64(markers)) == 1
+    # many small zlib bombs: together they inflate no more than the one budget
+    bomb = zlib.compress(b"\0" * (16 * 1024 * 1024) + b"<< /Type /Page >>")
+    stream = b"<< /Type /ObjStm >>\nstream\n" + bomb + b"\nendstream\n"
+    pages = page_count(b64(b"%PDF-1.5\n" + stream * 8))
+    assert 1 <= pages < 8  # the streams past the budget are not inflated
+    assert page_count(b64(b"%PDF-1.5\n" + stream * 3)) == 3  # within it, all are read
