@@ -35,6 +35,9 @@ from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
+# The cluster lives in memory where the machine has a tmpfs: CREATE DATABASE copies a
+# thousand small files and checkpoints, about 16 ms there against 90-160 ms on a disk
+_MEMORY = Path("/dev/shm")
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count()
 
@@ -43,7 +46,8 @@ class PostgresServer:
     """A private PostgreSQL cluster in a temp dir, on 127.0.0.1 and a free port."""
 
     def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="toolwire-pg-"))
+        writable = _MEMORY.is_dir() and os.access(_MEMORY, os.W_OK | os.X_OK)
+        self.root = Path(tempfile.mkdtemp(prefix="toolwire-pg-", dir=_MEMORY if writable else None))
         self.data = self.root / "data"
         self.port = _free_port()
         self._as_user: list[str] = []
