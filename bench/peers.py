@@ -366,7 +366,7 @@ def floor_table(converters: Converters) -> None:
             "one copy (the data: URL)": Timed(
                 lambda data=data, mime=mime: f"data:{mime};base64,{data}"
             ),
-            "toolwire's strict check": Timed(lambda data=data: _base64.clean(data)),
+            "toolwire's strict check": Timed(lambda data=data: _base64.clean(data, True)),
             "toolwire from_mcp(d).to(responses)": Timed(
                 lambda d=d: ToolResult.from_mcp(d, id="call_0", name="tool").to(
                     "responses", image_input=True, native_pdf=True

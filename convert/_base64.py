@@ -27,8 +27,7 @@ copy it once into a ``data:`` URL.
 from __future__ import annotations
 
 import binascii
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "clean",
@@ -123,13 +122,15 @@ def screen(data: object) -> int | None:
     return core * 3 // 4
 
 
-def clean_translate(data: object) -> str | None:
+def clean_translate(data: object, copied: bool = False) -> str | None:
     """Return ``data`` as padded base64 without whitespace, or None if it is not base64.
 
     Strict: every symbol must be in the alphabet and the final quantum canonical.
     The original object is returned unchanged when it is already clean, so a
     well-formed payload is never copied. This is the ``translate`` method, in
-    the standard library alone; :func:`clean` runs the method in use.
+    the standard library alone; :func:`clean` runs the method in use. ``copied``
+    (the caller copies the payload next) changes nothing here: the chunks are as
+    fast as one pass.
     """
     if not isinstance(data, str) or not data.isascii():
         return None
@@ -148,9 +149,15 @@ def clean_translate(data: object) -> str | None:
     return data + "=" * missing if missing else data
 
 
-def _clean_pybase64(data: object) -> str | None:
+def _clean_pybase64(data: object, copied: bool = False) -> str | None:
     """:func:`clean_translate`'s verdict, with ``pybase64``'s strict decoder for the
-    alphabet of a well-formed payload (anything else is left to ``clean_translate``)."""
+    alphabet of a well-formed payload (anything else is left to ``clean_translate``).
+
+    ``copied``: the caller copies the payload next (into a ``data:`` URL), so the
+    whole payload is decoded in one call, with no slice: its decoded bytes (three
+    quarters of the payload) are dropped before the copy is made, which is the larger,
+    and the check takes about two thirds of the time of the chunks.
+    """
     if type(data) is not str or not data.isascii():
         return clean_translate(data)
     core = _core(data)
@@ -162,9 +169,10 @@ def _clean_pybase64(data: object) -> str | None:
     # checked apart. A payload of one chunk is given as it stands (no slice of it).
     whole = size if not size % 4 else core - core % 4
     decode = (_pybase64 or _import_pybase64()).b64decode
+    step = size if copied and whole == size else _FAST_CHUNK
     try:
-        for start in range(0, whole, _FAST_CHUNK):
-            end = min(start + _FAST_CHUNK, whole)
+        for start in range(0, whole, step):
+            end = min(start + step, whole)
             if end == size:
                 decode(data if start == 0 else data[start:], validate=True)
                 continue
@@ -206,7 +214,13 @@ def _import_pybase64() -> Any:
     return _pybase64
 
 
-_METHODS: dict[str, Callable[[object], str | None]] = {
+class _Check(Protocol):
+    """A strict-check method: ``(data, copied=False) -> clean base64 or None``."""
+
+    def __call__(self, data: object, copied: bool = False, /) -> str | None: ...
+
+
+_METHODS: dict[str, _Check] = {
     "pybase64": _clean_pybase64,
     "translate": clean_translate,
 }
@@ -233,14 +247,16 @@ def method() -> str:
     return _method or use()
 
 
-def _clean_first(data: object) -> str | None:
+def _clean_first(data: object, copied: bool = False) -> str | None:
     use()  # the first strict check picks the fastest method installed
-    return clean(data)
+    return clean(data, copied)
 
 
-#: ``clean(data)``: ``data`` as padded base64 without whitespace, or None if it is
-#: not base64 (the method in use; :func:`clean_translate` states the rules).
-clean: Callable[[object], str | None] = _clean_first
+#: ``clean(data, copied=False)``: ``data`` as padded base64 without whitespace, or None
+#: if it is not base64 (the method in use; :func:`clean_translate` states the rules).
+#: ``copied``: the caller copies the payload next, so memory may hold its decoded
+#: bytes at once (they go before the copy is made).
+clean: _Check = _clean_first
 
 
 def decoded_size(data: str) -> int:

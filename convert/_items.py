@@ -171,7 +171,7 @@ class Item:
             return None, self.text
         data = self._clean
         if data is _UNCHECKED:
-            data = self._clean = _base64.clean(raw)
+            data = self._clean = _base64.clean(raw, url)
         if data is None:
             return None, placeholder(self.tag, self.declared, self.uri, invalid=True)
         if len(data) > limit:

@@ -5,7 +5,8 @@ agree on what is base64 and on the cleaned string (the same object when the
 payload is already clean): canonical and non-canonical final quanta, padding
 given, left out or misplaced, whitespace anywhere, URL-safe symbols, anything
 else in the ASCII range, and mutations on either side of the chunk boundaries
-of the pybase64 method. Neither holds more than a chunk's worth of memory.
+of the pybase64 method, checked in chunks and whole (``copied``). In chunks neither
+holds more than a chunk's worth of memory; before a ``data:`` URL, no more than the URL.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ def agree(data: object) -> str | None:
     return it."""
     by_translate = _base64.clean_translate(data)
     for name in _base64.methods():
-        by_method = _base64._METHODS[name](data)
-        assert by_method == by_translate, (name, repr(data)[:200])
-        if by_translate is data:
-            assert by_method is data, name  # a clean payload is never copied
+        for copied in (False, True):  # in chunks, or whole before a data: URL's copy
+            by_method = _base64._METHODS[name](data, copied)
+            assert by_method == by_translate, (name, copied, repr(data)[:200])
+            if by_translate is data:
+                assert by_method is data, name  # a clean payload is never copied
     return by_translate
 
 
@@ -135,6 +137,28 @@ def test_memory_stays_flat(name: str) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 3 * CHUNK, peak  # a chunk, its decoded copy, the next chunk
+
+
+@pytest.mark.parametrize("name", ["translate", "pybase64"])
+def test_a_data_url_takes_at_most_one_payload(name: str) -> None:
+    """Before a ``data:`` URL's copy the check may decode a payload whole; it drops the
+    bytes first, so the URL stays the largest thing held (as the copy LiteLLM makes)."""
+    if name not in _base64.methods():
+        pytest.skip(f"{name} is not installed")
+    data = base64.b64encode(b"%PDF-1.7\n" + os.urandom(10 * 1024 * 1024)).decode("ascii")
+    before = _base64.clean, _base64._method
+    _base64.use(name)
+    pdf = {"uri": "file:///big.pdf", "mimeType": "application/pdf", "blob": data}
+    result = ToolResult(id="call_1", name="read", content=[{"type": "resource", "resource": pdf}])
+    tracemalloc.start()
+    try:
+        output = result.to("responses", native_pdf=True)["output"]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        _base64.clean, _base64._method = before
+    assert output[0]["file_data"] == f"data:application/pdf;base64,{data}"
+    assert len(data) < peak < len(data) + 3 * CHUNK, peak
 
 
 def test_use_picks_the_method_and_the_conversion_follows(strict_check: str) -> None:

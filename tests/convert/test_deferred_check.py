@@ -54,9 +54,9 @@ def clean_calls(monkeypatch: pytest.MonkeyPatch, strict_check: str) -> list[obje
     calls: list[object] = []
     real = _base64.clean
 
-    def counting(data: object) -> str | None:
+    def counting(data: object, copied: bool = False) -> str | None:
         calls.append(data)
-        return real(data)
+        return real(data, copied)
 
     monkeypatch.setattr(_base64, "clean", counting)
     return calls

@@ -204,9 +204,9 @@ def test_no_payload_work_where_nothing_is_sent_natively(
     calls: list[int] = []
     real = _base64.clean
 
-    def counting(data: object) -> str | None:
+    def counting(data: object, copied: bool = False) -> str | None:
         calls.append(1)
-        return real(data)
+        return real(data, copied)
 
     monkeypatch.setattr(_base64, "clean", counting)
     pdf = {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": PDF_B64}
