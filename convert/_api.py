@@ -13,7 +13,7 @@ from ._options import Options
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import DEFAULT_PLANS, TABLE, plan
+from .wires import FLAG_PLANS, TABLE, plan
 
 __all__ = [
     "KINDS",
@@ -34,8 +34,6 @@ NAMED_WIRES: tuple[str, ...] = tuple(name for name, spec in TABLE.items() if spe
 #: The media kinds a wire may carry natively.
 KINDS: tuple[str, ...] = ("image", "pdf")
 _ENVELOPES = {name: spec.envelope for name, spec in TABLE.items()}
-#: whether a request limit applies to a wire with no option given (anthropic's defaults)
-_DEFAULT_BUDGET = {name: applies(spec, DEFAULT_PLANS[name][1]) for name, spec in TABLE.items()}
 
 
 def carries_native(wire: str | None, kind: str) -> bool:
@@ -120,18 +118,19 @@ def format_tool_results(
         raise InvalidToolResult(
             f"results must be a list of ToolResult objects, not {type(results).__name__}"
         )
-    if (
-        image_input is None
-        and native_pdf is None
-        and source_blocks is None
+    found = (
+        FLAG_PLANS.get((wire, image_input, native_pdf))
+        if source_blocks is None
         and response_tag is None
         and hoist is None
         and not unknown
         and type(wire) is str
-        and wire in DEFAULT_PLANS
-    ):  # the usual call: one lookup, as in ToolResult.to
-        block, resolved = DEFAULT_PLANS[wire]
-        budget = _DEFAULT_BUDGET[wire]
+        and (image_input is None or image_input is True or image_input is False)
+        and (native_pdf is None or native_pdf is True or native_pdf is False)
+        else None
+    )
+    if found is not None:  # the usual call: one lookup, as in ToolResult.to
+        block, resolved, budget = found
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None

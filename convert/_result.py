@@ -12,7 +12,7 @@ from ._options import as_flag
 from ._tasks import is_task, outcome
 from ._values import as_mapping, describe
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire
-from .wires import DEFAULT_PLANS, TABLE, plan, read_block
+from .wires import FLAG_PLANS, TABLE, plan, read_block
 
 __all__ = ["ToolResult"]
 
@@ -293,14 +293,14 @@ class ToolResult:
         :raises InvalidId: for an id or name the wire's rule refuses (``ID_RULES``).
         """
         if (
-            image_input is None
-            and native_pdf is None
-            and source_blocks is None
+            source_blocks is None
             and response_tag is None
             and not unknown
             and type(wire) is str
+            and (image_input is None or image_input is True or image_input is False)
+            and (native_pdf is None or native_pdf is True or native_pdf is False)
         ):  # the usual call: one lookup
-            found = DEFAULT_PLANS.get(wire)
+            found = FLAG_PLANS.get((wire, image_input, native_pdf))
             if found is not None:
                 return found[0](self, found[1])
         if not unknown:

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from .._audience import for_the_model
+from .._budget import applies
 from .._options import ALL_OPTIONS, Options, resolve_options
 from .._read import Read
 from .._values import as_mapping
@@ -19,7 +20,7 @@ from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["DEFAULT_PLANS", "TABLE", "plan", "read_block"]
+__all__ = ["FLAG_PLANS", "TABLE", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -149,9 +150,19 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
     return audience_block
 
 
-#: wire -> (block, options) when no option is given, the usual call: one lookup of a
-#: string, read inline by ``ToolResult.to`` and ``format_tool_results``.
-DEFAULT_PLANS: dict[str, Plan] = {name: plan(name) for name in TABLE}
+#: The usual calls, one lookup each, read inline by ``ToolResult.to`` and
+#: ``format_tool_results``: ``(wire, image_input, native_pdf)``, each flag None
+#: (not given), True or False and no other option given -> ``(block, options,
+#: budget)``, ``budget`` True when a request limit of the wire's defaults could make
+#: a medium a placeholder (``_budget.applies``). Look up only flags that are None,
+#: True or False by identity: ``1 == True`` would find True's plan unchecked.
+FLAG_PLANS: dict[tuple[str, bool | None, bool | None], tuple[Any, Options, bool]] = {
+    (name, image_input, native_pdf): (*found, applies(spec, found[1]))
+    for name, spec in TABLE.items()
+    for image_input in (None, True, False)
+    for native_pdf in (None, True, False)
+    for found in (plan(name, image_input, native_pdf),)
+}
 
 
 def read_block(wire: object, block: object) -> Read:
