@@ -119,14 +119,14 @@ def format_tool_results(
             f"results must be a list of ToolResult objects, not {type(results).__name__}"
         )
     found = (
-        FLAG_PLANS.get((wire, image_input, native_pdf))
+        FLAG_PLANS[wire, image_input, native_pdf, hoist]
         if source_blocks is None
         and response_tag is None
-        and hoist is None
         and not unknown
         and type(wire) is str
         and (image_input is None or image_input is True or image_input is False)
         and (native_pdf is None or native_pdf is True or native_pdf is False)
+        and (hoist is None or hoist is True or hoist is False)
         else None
     )
     if found is not None:  # the usual call: one lookup, as in ToolResult.to

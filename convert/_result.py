@@ -300,9 +300,8 @@ class ToolResult:
             and (image_input is None or image_input is True or image_input is False)
             and (native_pdf is None or native_pdf is True or native_pdf is False)
         ):  # the usual call: one lookup
-            found = FLAG_PLANS.get((wire, image_input, native_pdf))
-            if found is not None:
-                return found[0](self, found[1])
+            found = FLAG_PLANS[wire, image_input, native_pdf, None]
+            return found[0](self, found[1])
         if not unknown:
             block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag)
             return block(self, resolved)

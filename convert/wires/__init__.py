@@ -150,19 +150,24 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
     return audience_block
 
 
-#: The usual calls, one lookup each, read inline by ``ToolResult.to`` and
-#: ``format_tool_results``: ``(wire, image_input, native_pdf)``, each flag None
-#: (not given), True or False and no other option given -> ``(block, options,
-#: budget)``, ``budget`` True when a request limit of the wire's defaults could make
-#: a medium a placeholder (``_budget.applies``). Look up only flags that are None,
-#: True or False by identity: ``1 == True`` would find True's plan unchecked.
-FLAG_PLANS: dict[tuple[str, bool | None, bool | None], tuple[Any, Options, bool]] = {
-    (name, image_input, native_pdf): (*found, applies(spec, found[1]))
-    for name, spec in TABLE.items()
-    for image_input in (None, True, False)
-    for native_pdf in (None, True, False)
-    for found in (plan(name, image_input, native_pdf),)
-}
+class _FlagPlans(dict[tuple[str, object, object, object], tuple[Any, Options, bool]]):
+    """The usual calls, one lookup each, read inline by ``ToolResult.to`` and
+    ``format_tool_results``: ``(wire, image_input, native_pdf, hoist)``, each flag None
+    (not given), True or False and no other option given -> ``(block, options,
+    budget)``, ``budget`` True when a request limit could make a medium a placeholder
+    (``_budget.applies``). Filled on first use (at most 216 entries: a wire that is not
+    one raises ``UnknownWire`` here). Look up only flags that are None, True or False by
+    identity: ``1 == True`` would find True's plan unchecked.
+    """
+
+    def __missing__(self, key: tuple[str, object, object, object]) -> tuple[Any, Options, bool]:
+        wire, image_input, native_pdf, hoist = key
+        block, options = plan(wire, image_input, native_pdf, hoist=hoist)
+        self[key] = found = (block, options, applies(TABLE[wire], options))
+        return found
+
+
+FLAG_PLANS = _FlagPlans()
 
 
 def read_block(wire: object, block: object) -> Read:

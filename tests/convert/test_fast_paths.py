@@ -17,8 +17,9 @@ import pytest
 from convert_samples import GIF_B64, PDF_B64, PNG_B64
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toolwire.convert import WIRES, InvalidId, ToolResult, _base64, _items
+from toolwire.convert import WIRES, InvalidId, ToolResult, _base64, _items, format_tool_results
 from toolwire.convert._result import _freeze_item, _plain_item
+from toolwire.convert.wires import FLAG_PLANS, plan
 
 JPEG_HEAD = base64.b64encode(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01").decode()
 WEBP_HEAD = base64.b64encode(b"RIFF\x24\x00\x00\x00WEBPVP8 ").decode()
@@ -190,3 +191,46 @@ def test_a_result_from_the_shortcut_is_a_copy() -> None:
         {"type": "text", "text": "two"},
     ]
     assert result.is_error is False
+
+
+FLAG_VALUES = [None, True, False, 1, 0, "yes", 1.0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([*WIRES, "nope", "ANTHROPIC"]),
+    st.sampled_from(FLAG_VALUES),
+    st.sampled_from(FLAG_VALUES),
+    st.sampled_from(FLAG_VALUES),
+)
+def test_the_flag_table_gives_what_the_plan_gives(
+    wire: str, image_input: Any, native_pdf: Any, hoist: Any
+) -> None:
+    """A call with the flags alone, looked up in ``FLAG_PLANS``, runs the plan ``plan``
+    resolves and answers as it does; a flag that is not None, True or False, or a wire
+    that is not one, is never stored (at most every wire times three values each)."""
+    result = ToolResult(name="t", id="call_1", content=[{"type": "text", "text": "x"}])
+    try:
+        expected = plan(wire, image_input, native_pdf, hoist=hoist)
+    except Exception as error:
+        with pytest.raises(type(error)):
+            format_tool_results(
+                wire, [result], image_input=image_input, native_pdf=native_pdf, hoist=hoist
+            )
+        if hoist is None:
+            with pytest.raises(type(error)):
+                result.to(wire, image_input=image_input, native_pdf=native_pdf)
+    else:
+        sent = format_tool_results(
+            wire, [result], image_input=image_input, native_pdf=native_pdf, hoist=hoist
+        )
+        assert sent == format_tool_results(wire, [result], **dict(expected[1]._asdict()))
+        if hoist is None:
+            assert result.to(wire, image_input=image_input, native_pdf=native_pdf) == (
+                expected[0](result, expected[1])
+            )
+    flags = (None, True, False)
+    for key, (block, options, _) in FLAG_PLANS.items():
+        assert key[0] in WIRES and all(any(v is f for f in flags) for v in key[1:]), key
+        assert (block, options) == plan(key[0], key[1], key[2], hoist=key[3])
+    assert len(FLAG_PLANS) <= len(WIRES) * 27
