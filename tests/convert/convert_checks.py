@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import collections.abc
+import functools
 import io
 import json
 import os
@@ -111,6 +112,7 @@ def _strip_qualifier(tp: Any) -> tuple[Any, str | None]:
     return tp, None
 
 
+@functools.cache  # the SDKs' TypedDicts are few; resolving their hints is not cheap
 def _fields(tp: Any) -> dict[str, tuple[Any, bool]]:
     """Return key -> (type, required) for a TypedDict class."""
     hints = typing.get_type_hints(tp, include_extras=True)
