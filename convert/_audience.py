@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._items import plain_texts
-from ._wire import Result, Source
+from ._wire import Result, Source, View
 
 __all__ = ["AudienceView", "for_model", "for_the_model"]
 
@@ -29,22 +29,15 @@ def for_model(raw: Mapping[str, Any]) -> bool:
     return "assistant" in audience
 
 
-class AudienceView:
-    """A result seen without its user-only items; reads like a ``ToolResult`` to a wire."""
+class AudienceView(View):
+    """A result seen without its user-only items."""
 
-    __slots__ = ("_items", "_string", "_structured", "_texts", "id", "is_error", "name")
+    __slots__ = ()
 
     def __init__(self, result: Source, keep: tuple[bool, ...]) -> None:
-        self.name = result.name
-        self.id = result.id
-        self.is_error = result.is_error
-        self._structured = result._structured
         items = tuple(item for item, k in zip(result._items, keep, strict=True) if k)
-        self._items = items
-        self._string = (
-            "\n".join(item.text for item in items) if items else self._structured[1] or ""
-        )
-        self._texts = plain_texts(items)
+        string = "\n".join(item.text for item in items) if items else result._structured[1] or ""
+        super().__init__(result, items, string, plain_texts(items))
 
 
 def for_the_model(result: Source) -> Result:

@@ -13,9 +13,10 @@ Two levels of checking, so that a payload nobody sends costs nothing:
   every input: ``translate`` (the standard library: ``bytes.translate`` over
   64 KB chunks, no decoding) and, where the ``pybase64`` package is installed
   (the ``speed`` extra), ``pybase64`` (its SIMD decoder in strict mode over
-  512 KB chunks, each decoded chunk dropped at once). Memory stays flat either
-  way. :func:`use` picks one (by default, on the first check, the fastest
-  installed); :func:`methods` lists those installed.
+  512 KB chunks, each decoded chunk dropped at once; in one call where the caller
+  copies the payload next, see ``copied``). Memory stays flat either way, or
+  below the copy. :func:`use` picks one (by default, on the first check, the
+  fastest installed); :func:`methods` lists those installed.
 - The final quantum is canonical (the bits a short one leaves over are zero):
   :func:`_canonical_end` is the one place that says so, for the screen, the
   look and the strict check alike.
@@ -155,8 +156,8 @@ def _clean_pybase64(data: object, copied: bool = False) -> str | None:
 
     ``copied``: the caller copies the payload next (into a ``data:`` URL), so the
     whole payload is decoded in one call, with no slice: its decoded bytes (three
-    quarters of the payload) are dropped before the copy is made, which is the larger,
-    and the check takes about two thirds of the time of the chunks.
+    quarters of the payload) are dropped before the larger copy is made, and one call
+    takes about two thirds of the time of the slices (each slice is a copy).
     """
     if type(data) is not str or not data.isascii():
         return clean_translate(data)

@@ -45,7 +45,7 @@ from ._audience import for_model
 from ._hoist import hoist_reason
 from ._items import IMAGE, LINK, NATIVE, OTHER, PDF, Item
 from ._options import Options
-from ._wire import Source, Wire
+from ._wire import Source, View, Wire
 from .errors import InvalidOption
 
 __all__ = ["AlreadySent", "BudgetView", "already_sent", "applies", "own_budget", "within_budget"]
@@ -106,35 +106,22 @@ def applies(wire: Wire, options: Options) -> bool:
     return (images and options.image_input) or (pdfs and options.native_pdf)
 
 
-class BudgetView:
-    """A result with the media past a request limit as placeholders; reads like a ``ToolResult``."""
+class BudgetView(View):
+    """A result with the media past a request limit as placeholders (a :class:`Source`:
+    the audience rule may still read it)."""
 
-    __slots__ = (
-        "_items",
-        "_parsed",
-        "_source",
-        "_string",
-        "_structured",
-        "_texts",
-        "id",
-        "is_error",
-        "name",
-    )
+    __slots__ = ("_parsed", "_source")
 
     def __init__(self, result: Source, denied: Mapping[int, str]) -> None:
-        self.name = result.name
-        self.id = result.id
-        self.is_error = result.is_error
-        self._structured = result._structured
-        # an audience view has none: its items are those for the model already
-        self._source = getattr(result, "_source", None) or (_TEXT,) * len(result._items)
-        self._string = result._string  # a placeholder's text is the item's string form
-        self._texts = result._texts
         items = list(result._items)
         for index, why in denied.items():
             item = items[index]
             items[index] = Item(OTHER, item.text, "", item.mime, item.uri, item.size, reason=why)
-        self._items = self._parsed = tuple(items)
+        # a placeholder's text is the item's string form: the string form stays
+        super().__init__(result, tuple(items), result._string, result._texts)
+        self._parsed = self._items
+        # an audience view has none: its items are those for the model already
+        self._source = getattr(result, "_source", None) or (_TEXT,) * len(result._items)
 
 
 _MEDIA = frozenset({IMAGE, PDF, LINK, NATIVE})  # the kinds that may count

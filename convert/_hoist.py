@@ -27,7 +27,7 @@ from typing import Any
 
 from ._audience import for_the_model
 from ._items import IMAGE, PDF, Item, native_media
-from ._wire import Attached, Result, Source, Wire
+from ._wire import Attached, Result, Source, View, Wire
 
 __all__ = ["MAX_IMAGE_BYTES", "MAX_PDF_BYTES", "boundary", "hoist", "hoist_reason"]
 
@@ -45,19 +45,13 @@ def hoist_reason(wire: Wire, item: Any, options: Any) -> str | None:
     return native_media(item, options, forms.image, forms.pdf)[0]
 
 
-class _Hoisted:
-    """A result whose string form names its attachments; reads like a ``ToolResult``."""
+class _Hoisted(View):
+    """A result whose string form names its attachments."""
 
-    __slots__ = ("_items", "_string", "_structured", "_texts", "id", "is_error", "name")
+    __slots__ = ()
 
     def __init__(self, result: Result, texts: list[str]) -> None:
-        self.name = result.name
-        self.id = result.id
-        self.is_error = result.is_error
-        self._items = result._items
-        self._structured = result._structured
-        self._texts = None
-        self._string = "\n".join(texts) if texts else result._string
+        super().__init__(result, result._items, "\n".join(texts) if texts else result._string, None)
 
 
 def hoist(

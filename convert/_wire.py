@@ -15,7 +15,7 @@ from ._items import Form, Item
 from ._options import Options
 from ._read import Read
 
-__all__ = ["Hoist", "Result", "Source", "Wire"]
+__all__ = ["Hoist", "Result", "Source", "View", "Wire"]
 
 
 class Result(Protocol):
@@ -44,6 +44,29 @@ class Source(Result, Protocol):
     def _source(self) -> Sequence[Mapping[str, Any] | str]: ...  # 1:1 with ``_items``
     @property
     def _parsed(self) -> tuple[Item, ...] | None: ...  # None: all plain text, unparsed
+
+
+class View:
+    """A result seen with its items, string form or texts replaced: the one home of what
+    every view keeps of the result it views (name, id, error flag, structured content).
+    It reads like a ``ToolResult`` to a wire (:class:`Result`)."""
+
+    __slots__ = ("_items", "_string", "_structured", "_texts", "id", "is_error", "name")
+
+    def __init__(
+        self,
+        result: Result,
+        items: tuple[Item, ...],
+        string: str,
+        texts: Sequence[str] | None,
+    ) -> None:
+        self.name = result.name
+        self.id = result.id
+        self.is_error = result.is_error
+        self._structured = result._structured
+        self._items = items
+        self._string = string
+        self._texts = texts
 
 
 #: One hoisted medium: (its attachment number, the item, the payload or data: URL).
