@@ -113,8 +113,65 @@ CHAT_FAMILY = "openai"
 _WIDTH = max(map(len, FLAGS))  # the flag column of ``explain``
 
 
+class _Decided:
+    """What a flag's and a limit's trace share: the deciding claim, where it sits, the
+    claims the evidence policy set aside, and their JSON form (the one home of it: a
+    trace gives its own value fields, :meth:`value_json`, and what changed the value
+    after the claim, :meth:`after_json`)."""
+
+    __slots__ = ()
+    decided_by: str
+    claim: Claim | None
+    ignored: tuple[tuple[str, Claim], ...]
+    stale: str | None
+    ignored_stale: tuple[str | None, ...]
+
+    @property
+    def status(self) -> str | None:
+        """The evidence status of the deciding claim."""
+        return self.claim.status if self.claim is not None else None
+
+    def value_json(self) -> dict[str, Any]:
+        """The value fields of this trace's JSON form (first in it)."""
+        raise NotImplementedError
+
+    def after_json(self) -> dict[str, Any]:
+        """What changed the value after the claim decided it (after the claim's fields)."""
+        return {}
+
+    def _claim_value(self, value: Any) -> Any:
+        """A claim's value as JSON (MIME types as a list for a limit)."""
+        return value
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the trace entry as JSON-ready data."""
+        claim = self.claim
+        return {
+            **self.value_json(),
+            "decided_by": self.decided_by,
+            "status": self.status,
+            "evidence": claim.evidence if claim else None,
+            "source": claim.source if claim else None,
+            **self.after_json(),
+            "stale": self.stale,
+            "ignored": [
+                {
+                    "decided_by": where,
+                    "value": self._claim_value(c.value),
+                    "status": c.status,
+                    "stale": stale,
+                }
+                for (where, c), stale in zip(self.ignored, self._ignored_stale(), strict=True)
+            ],
+        }
+
+    def _ignored_stale(self) -> tuple[str | None, ...]:
+        """Why each claim in ``ignored`` is stale, or None (one per claim)."""
+        return self.ignored_stale or (None,) * len(self.ignored)
+
+
 @dataclass(frozen=True, slots=True)
-class FlagTrace:
+class FlagTrace(_Decided):
     """How one flag got its final value."""
 
     flag: str
@@ -133,35 +190,17 @@ class FlagTrace:
     #: for each claim in ``ignored``: why it is stale, or None
     ignored_stale: tuple[str | None, ...] = ()
 
-    @property
-    def status(self) -> str | None:
-        """The evidence status of the deciding claim."""
-        return self.claim.status if self.claim is not None else None
+    def value_json(self) -> dict[str, Any]:
+        """The final value and the claimed one."""
+        return {"value": self.value, "claimed": self.claimed}
 
-    def _ignored_stale(self) -> tuple[str | None, ...]:
-        return self.ignored_stale or (None,) * len(self.ignored)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the trace entry as JSON-ready data."""
-        claim = self.claim
-        return {
-            "value": self.value,
-            "claimed": self.claimed,
-            "decided_by": self.decided_by,
-            "status": self.status,
-            "evidence": claim.evidence if claim else None,
-            "source": claim.source if claim else None,
-            "cleared_by": self.cleared_by,
-            "stale": self.stale,
-            "ignored": [
-                {"decided_by": where, "value": c.value, "status": c.status, "stale": stale}
-                for (where, c), stale in zip(self.ignored, self._ignored_stale(), strict=True)
-            ],
-        }
+    def after_json(self) -> dict[str, Any]:
+        """Why a claimed true ended up false."""
+        return {"cleared_by": self.cleared_by}
 
 
 @dataclass(frozen=True, slots=True)
-class LimitTrace:
+class LimitTrace(_Decided):
     """How one limit got its value (or none: the converter's default for the wire)."""
 
     limit: str
@@ -177,32 +216,12 @@ class LimitTrace:
     #: for each claim in ``ignored``: why it is stale, or None
     ignored_stale: tuple[str | None, ...] = ()
 
-    @property
-    def status(self) -> str | None:
-        """The evidence status of the deciding claim."""
-        return self.claim.status if self.claim is not None else None
+    def value_json(self) -> dict[str, Any]:
+        """The deciding claim's value (MIME types as a list)."""
+        return {"value": _values.json_value(self.value)}
 
-    def as_dict(self) -> dict[str, Any]:
-        """Return the trace entry as JSON-ready data (MIME types as a list)."""
-        claim = self.claim
-        stales = self.ignored_stale or (None,) * len(self.ignored)
-        return {
-            "value": _values.json_value(self.value),
-            "decided_by": self.decided_by,
-            "status": self.status,
-            "evidence": claim.evidence if claim else None,
-            "source": claim.source if claim else None,
-            "stale": self.stale,
-            "ignored": [
-                {
-                    "decided_by": where,
-                    "value": _values.json_value(c.value),
-                    "status": c.status,
-                    "stale": stale,
-                }
-                for (where, c), stale in zip(self.ignored, stales, strict=True)
-            ],
-        }
+    def _claim_value(self, value: Any) -> Any:
+        return _values.json_value(value)
 
 
 def _no_limits() -> Mapping[str, _values.ClaimValue]:

@@ -102,41 +102,24 @@ def stale_after(
     return found.checked + timedelta(days=found.days)
 
 
-def _claim_entry(
-    entry: FlagTrace,
+def _entry(
+    entry: FlagTrace | LimitTrace,
     policy: Mapping[str, int | None],
     agreeing: Mapping[tuple[str, str, bool], date],
 ) -> dict[str, Any]:
+    """Return a flag's or a limit's snapshot entry: its value fields, the deciding claim
+    with its dates, then what changed the value after the claim (a flag's clearing)."""
     claim = entry.claim
-    last = stale_after(claim, policy, agreeing)
+    stale = stale_after(claim, policy, agreeing)
     verified = claim.verified_at if claim is not None else None
     return {
-        "value": entry.value,
-        "claimed": entry.claimed,
+        **entry.value_json(),
         "decided_by": entry.decided_by,
         "status": entry.status,
         "source": claim.source if claim is not None else None,
         "verified_at": verified.isoformat() if verified is not None else None,
-        "stale_after": last.isoformat() if last is not None else None,
-        "cleared_by": entry.cleared_by,
-    }
-
-
-def _limit_entry(
-    entry: LimitTrace,
-    policy: Mapping[str, int | None],
-    agreeing: Mapping[tuple[str, str, bool], date],
-) -> dict[str, Any]:
-    claim = entry.claim
-    last = stale_after(claim, policy, agreeing)
-    verified = claim.verified_at if claim is not None else None
-    return {
-        "value": json_value(entry.value),
-        "decided_by": entry.decided_by,
-        "status": entry.status,
-        "source": claim.source if claim is not None else None,
-        "verified_at": verified.isoformat() if verified is not None else None,
-        "stale_after": last.isoformat() if last is not None else None,
+        "stale_after": stale.isoformat() if stale is not None else None,
+        **entry.after_json(),
     }
 
 
@@ -146,10 +129,7 @@ def limit_entries(
     agreeing: Mapping[tuple[str, str, bool], date],
 ) -> dict[str, dict[str, Any]]:
     """Return, per limit a claim decides for ``resolution``, its value and claim (JSON-ready)."""
-    return {
-        name: _limit_entry(entry, policy, agreeing)
-        for name, entry in resolution.limit_trace.items()
-    }
+    return {name: _entry(entry, policy, agreeing) for name, entry in resolution.limit_trace.items()}
 
 
 def _claims(
@@ -181,7 +161,7 @@ def capability_entries(
     ``policy`` and ``agreeing`` are ``evidence.read_policy`` and
     ``evidence.agreeing_days`` of the resolution's engine.
     """
-    return {flag: _claim_entry(entry, policy, agreeing) for flag, entry in resolution.trace.items()}
+    return {flag: _entry(entry, policy, agreeing) for flag, entry in resolution.trace.items()}
 
 
 def evidence_inputs(
