@@ -13,7 +13,7 @@ from ._options import Options
 from ._report import Decision, decide
 from ._result import ToolResult
 from .errors import InvalidToolResult, UnknownKind, UnknownWire
-from .wires import FLAG_PLANS, TABLE, plan
+from .wires import FLAG_PLANS, TABLE, flag_plan, plan
 
 __all__ = [
     "KINDS",
@@ -118,19 +118,20 @@ def format_tool_results(
         raise InvalidToolResult(
             f"results must be a list of ToolResult objects, not {type(results).__name__}"
         )
-    found = (
-        FLAG_PLANS[wire, image_input, native_pdf, hoist]
-        if source_blocks is None
+    if (
+        source_blocks is None
         and response_tag is None
         and not unknown
         and type(wire) is str
         and (image_input is None or image_input is True or image_input is False)
         and (native_pdf is None or native_pdf is True or native_pdf is False)
         and (hoist is None or hoist is True or hoist is False)
-        else None
-    )
-    if found is not None:  # the usual call: one lookup, as in ToolResult.to
-        block, resolved, budget = found
+    ):  # the usual call: one lookup, as in ToolResult.to
+        key = (wire, image_input, native_pdf, hoist)
+        try:
+            block, resolved, budget = FLAG_PLANS[key]
+        except KeyError:
+            block, resolved, budget = flag_plan(key)
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None

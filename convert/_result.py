@@ -12,7 +12,7 @@ from ._options import as_flag
 from ._tasks import is_task, outcome
 from ._values import as_mapping, describe
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire
-from .wires import FLAG_PLANS, TABLE, plan, read_block
+from .wires import FLAG_PLANS, TABLE, flag_plan, plan, read_block
 
 __all__ = ["ToolResult"]
 
@@ -300,7 +300,11 @@ class ToolResult:
             and (image_input is None or image_input is True or image_input is False)
             and (native_pdf is None or native_pdf is True or native_pdf is False)
         ):  # the usual call: one lookup
-            found = FLAG_PLANS[wire, image_input, native_pdf, None]
+            key = (wire, image_input, native_pdf, None)
+            try:
+                found = FLAG_PLANS[key]
+            except KeyError:
+                found = flag_plan(key)
             return found[0](self, found[1])
         if not unknown:
             block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag)

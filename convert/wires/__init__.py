@@ -20,7 +20,7 @@ from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["FLAG_PLANS", "TABLE", "plan", "read_block"]
+__all__ = ["FLAG_PLANS", "TABLE", "flag_plan", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -150,24 +150,25 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
     return audience_block
 
 
-class _FlagPlans(dict[tuple[str, object, object, object], tuple[Any, Options, bool]]):
-    """The usual calls, one lookup each, read inline by ``ToolResult.to`` and
-    ``format_tool_results``: ``(wire, image_input, native_pdf, hoist)``, each flag None
-    (not given), True or False and no other option given -> ``(block, options,
-    budget)``, ``budget`` True when a request limit could make a medium a placeholder
-    (``_budget.applies``). Filled on first use (at most 216 entries: a wire that is not
-    one raises ``UnknownWire`` here). Look up only flags that are None, True or False by
-    identity: ``1 == True`` would find True's plan unchecked.
+#: The usual calls, one lookup each, read inline by ``ToolResult.to`` and
+#: ``format_tool_results``: ``(wire, image_input, native_pdf, hoist)``, each flag None
+#: (not given), True or False and no other option given -> ``(block, options,
+#: budget)``, ``budget`` True when a request limit could make a medium a placeholder
+#: (``_budget.applies``). Filled by :func:`flag_plan` on a miss (at most 216 entries).
+#: Look up only flags that are None, True or False by identity: ``1 == True`` would
+#: find True's plan unchecked.
+FLAG_PLANS: dict[tuple[str, object, object, object], tuple[Any, Options, bool]] = {}
+
+
+def flag_plan(key: tuple[str, object, object, object]) -> tuple[Any, Options, bool]:
+    """Return and keep the ``FLAG_PLANS`` entry of ``key`` (its flags None, True or False).
+
+    :raises UnknownWire: for a wire not in ``TABLE`` (nothing is kept).
     """
-
-    def __missing__(self, key: tuple[str, object, object, object]) -> tuple[Any, Options, bool]:
-        wire, image_input, native_pdf, hoist = key
-        block, options = plan(wire, image_input, native_pdf, hoist=hoist)
-        self[key] = found = (block, options, applies(TABLE[wire], options))
-        return found
-
-
-FLAG_PLANS = _FlagPlans()
+    wire, image_input, native_pdf, hoist = key
+    block, options = plan(wire, image_input, native_pdf, hoist=hoist)
+    FLAG_PLANS[key] = found = (block, options, applies(TABLE[wire], options))
+    return found
 
 
 def read_block(wire: object, block: object) -> Read:
