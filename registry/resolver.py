@@ -47,7 +47,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, cast
@@ -346,6 +346,23 @@ class Resolution:
         """
         found = report_call(self.wire, results, already_sent=already_sent, **self.options)
         return [tuple(self._why(d) for d in decisions) for decisions in found]
+
+    def report_json(
+        self, results: Sequence[ToolResult], *, already_sent: object = None
+    ) -> list[dict[str, Any]]:
+        """Return :meth:`report` as JSON-ready data, one entry per result:
+        ``{"result": index, "id", "name", "items": [decision, ...]}`` (what ``toolwire
+        format --report`` prints and the service's ``report`` holds)."""
+        found = self.report(results, already_sent=already_sent)
+        return [
+            {
+                "result": index,
+                "id": result.id,
+                "name": result.name,
+                "items": [decision.as_dict() for decision in decisions],
+            }
+            for index, (result, decisions) in enumerate(zip(results, found, strict=True))
+        ]
 
     def _why(self, decision: Decision) -> Decision:
         """Return ``decision`` with its reason saying what would change the outcome.

@@ -108,11 +108,7 @@ class _Service:
         ids: IdMap | None,
         already_sent: dict[str, Any] | None,
     ) -> Response:
-        decided = resolution.report(results, already_sent=already_sent)
-        report = [
-            {"result": index, "id": r.id, "name": r.name, "items": [d.as_dict() for d in found]}
-            for index, (r, found) in enumerate(zip(results, decided, strict=True))
-        ]
+        report = resolution.report_json(results, already_sent=already_sent)
         answer: dict[str, Any] = {"wire": resolution.wire, "messages": messages, "report": report}
         mapping = body.mapped_ids(ids)
         if mapping is not None:

@@ -68,3 +68,19 @@ def test_a_model_that_reads_no_images_still_does_not_read_them(registry: Registr
     registry.add_model("gemini", "gemini-2.5-flash", created_by="tests")
     _claim(registry, "gemini", "gemini-2.5-flash", "image_input", False)
     assert _image(registry, "gemini", "gemini-2.5-flash")[:2] == ("placeholder", "not_read")
+
+
+def test_the_json_report_is_the_report_per_result(shared_registry: Registry) -> None:
+    resolution = Resolver(shared_registry).resolve("openai", "gpt-4o")
+    other = ToolResult.from_mcp({"content": [{"type": "text", "text": "ok"}]}, id="call_2")
+    decided = resolution.report([RESULT, other])
+    assert resolution.report_json([RESULT, other]) == [
+        {
+            "result": 0,
+            "id": "call_1",
+            "name": "chart",
+            "items": [decision.as_dict() for decision in decided[0]],
+        },
+        {"result": 1, "id": "call_2", "name": "", "items": [decided[1][0].as_dict()]},
+    ]
+    assert resolution.report_json([RESULT])[0]["items"][1]["reason"] == "hoist_off"
