@@ -91,17 +91,16 @@ class _Pass:
     def decide(self, messages: list[Any]) -> None:
         """Read every tool message with media and decide them as one call, counting
         what the request's other messages send against the request limits."""
-        found: list[int] = []
-        for index, message in enumerate(messages):
-            if type(message) is not dict:
-                continue
-            role = message.get("role")
-            if role == "assistant":
-                self._names(message)
-            elif role == "tool" and _has_media(message):
-                found.append(index)
+        found = [
+            index
+            for index, message in enumerate(messages)
+            if type(message) is dict and message.get("role") == "tool" and _has_media(message)
+        ]
         if not found:
             return
+        for message in messages:  # the tool names, which the results carry
+            if type(message) is dict and message.get("role") == "assistant":
+                self._names(message)
         results = [self._result(messages[index]) for index in found]
         sent = already_sent(messages, self.resolution.wire)
         decided = self.resolution.report(results, already_sent=sent)
