@@ -12,12 +12,13 @@ LiteLLM sends them (checked against LiteLLM 1.110's request bodies):
   counts as one image.
 - ``assistant`` messages: only on a wire where LiteLLM sends their media
   (``ASSISTANT_MEDIA``: gemini, as ``inline_data`` parts of the model turn). On
-  anthropic LiteLLM drops them, and the OpenAI API refuses them.
+  anthropic LiteLLM drops them, on bedrock it fails before sending the request, and
+  the OpenAI API refuses them.
 - ``system`` and ``developer`` messages, tool messages (the converter's), and
   messages that are not plain dicts (SDK objects) are not counted.
 - Not counted, as the converter's own budget does not count them either: a PDF by
-  ``file_id`` or by link (its size is unknown here), and a payload that is not valid
-  base64 (the provider rejects it anyway).
+  ``file_id`` or by link (its size is unknown here), and a ``file`` part whose
+  payload is not valid base64 (the provider rejects it anyway).
 - PDF pages are not counted: the converter exposes no page counter (its budget
   counts the pages of the tool results' PDFs). Nor are image sides read:
   ``AlreadySent`` holds a count, and the ``many_images`` rule judges only the
