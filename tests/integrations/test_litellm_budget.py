@@ -119,6 +119,19 @@ def test_the_tool_messages_share_one_budget_without_earlier_media(
     ]
 
 
+def test_an_earlier_turn_s_tool_images_go_before_the_later_turn_s(
+    servers: dict[str, ProviderServer], callback: ToolwireCallback
+) -> None:
+    first = chat([], [[image_part(), image_part()]])
+    second = chat([], [[image_part(), image_part()]])[1:]
+    second[0]["tool_calls"][0]["id"] = second[1]["tool_call_id"] = "toolu_later"
+    body = run(send(servers["anthropic"], f"anthropic/{FEW['anthropic']}", first + second))
+    assert [kinds(result) for result in tool_results(body)] == [
+        ["image", "image"],
+        ["image", IMAGE_PLACEHOLDER],
+    ]
+
+
 def test_pdf_bytes_of_the_user_turn_count_against_max_pdf_request_bytes(
     servers: dict[str, ProviderServer], callback: ToolwireCallback
 ) -> None:
