@@ -16,6 +16,10 @@ conversation still in the Chat shape, for the gateway to translate as usual:
 - Where the resolution hoists (``hoist_media`` on the openai wire), the run of tool
   messages is formatted by the converter itself: tool messages with their text, then
   one user message with the media after a boundary naming the tool and its call id.
+- The request limits (``max_images``, ``max_pdf_pages``, ``max_pdf_request_bytes``,
+  ``many_images``) hold for the whole request: the tool messages with media are
+  decided as one call, in conversation order, with what the other messages send
+  (``_sent``) as ``already_sent``; a medium past a limit becomes its placeholder.
 - Call ids (the assistant's ``tool_calls`` and the tool messages' ``tool_call_id``)
   and, where the wire has a name rule, tool names are mapped with one ``IdMap`` to the
   engine's rule (else the wire's): a valid id is kept as it is, so ids the target
@@ -31,8 +35,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.convert import NAME_RULES, Decision, IdMap, ToolResult
+from toolwire.convert import LIMIT_OPTIONS, NAME_RULES, Decision, IdMap, ToolResult
 from toolwire.registry import Resolution
+
+from ._parts import as_responses
+from ._sent import already_sent
 
 __all__ = ["Rewrite", "has_tool_turns", "rewrite"]
 
@@ -65,41 +72,6 @@ def _has_media(message: Mapping[str, Any]) -> bool:
     return any(type(part) is not dict or part.get("type") != "text" for part in content)
 
 
-def _as_responses(message: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a Chat tool message as the Responses ``function_call_output`` it matches."""
-    content = message.get("content")
-    output: Any = content
-    if type(content) is list:
-        output = [_part(part) for part in content]
-    return {
-        "type": "function_call_output",
-        "call_id": message.get("tool_call_id") or "",
-        "output": output,
-    }
-
-
-def _part(part: object) -> dict[str, Any]:
-    """Return a Chat content part as the Responses input part of the same payload."""
-    if type(part) is not dict:
-        return {"type": type(part).__name__}
-    kind = part.get("type")
-    if kind == "text":
-        return {"type": "input_text", "text": part.get("text")}
-    if kind == "image_url":
-        url = part.get("image_url")
-        url = url.get("url") if type(url) is dict else url
-        return {"type": "input_image", "image_url": url}
-    if kind == "file":
-        file = part.get("file")
-        if type(file) is dict:
-            found = {"type": "input_file"}
-            for key in ("file_data", "filename", "file_id"):
-                if key in file:
-                    found[key] = file[key]
-            return found
-    return {"type": kind if isinstance(kind, str) and kind else "unknown"}
-
-
 class _Pass:
     """One pass over a conversation: the id map, the names seen and the report."""
 
@@ -112,6 +84,38 @@ class _Pass:
         self.mapped = 0
         self.media: list[dict[str, Any]] = []
         self.hoisted = 0
+        # the tool messages with media, by index, read and decided as one call
+        self.results: dict[int, ToolResult] = {}
+        self.decided: dict[int, tuple[Decision, ...]] = {}
+
+    def decide(self, messages: list[Any]) -> None:
+        """Read every tool message with media and decide them as one call, counting
+        what the request's other messages send against the request limits."""
+        found = [
+            index
+            for index, message in enumerate(messages)
+            if type(message) is dict and message.get("role") == "tool" and _has_media(message)
+        ]
+        if not found:
+            return
+        for message in messages:  # the tool names, which the results carry
+            if type(message) is dict and message.get("role") == "assistant":
+                self._names(message)
+        results = [self._result(messages[index]) for index in found]
+        sent = already_sent(messages, self.resolution.wire)
+        decided = self.resolution.report(results, already_sent=sent)
+        self.results = dict(zip(found, results, strict=True))
+        self.decided = dict(zip(found, decided, strict=True))
+
+    def _names(self, message: Mapping[str, Any]) -> None:
+        calls = message.get("tool_calls")
+        if type(calls) is not list:
+            return
+        for call in calls:
+            function = call.get("function") if type(call) is dict else None
+            name = function.get("name") if type(function) is dict else None
+            if type(call) is dict and isinstance(call.get("id"), str) and isinstance(name, str):
+                self.names[call["id"]] = name
 
     def call_id(self, original: object) -> Any:
         if not isinstance(original, str):
@@ -140,8 +144,6 @@ class _Pass:
                 continue
             function = call.get("function")
             name = function.get("name") if type(function) is dict else None
-            if isinstance(call.get("id"), str) and isinstance(name, str):
-                self.names[call["id"]] = name
             new_id = self.call_id(call.get("id"))
             new_name = self.name(name)
             if new_id == call.get("id") and new_name == name:
@@ -166,7 +168,7 @@ class _Pass:
         name = message.get("name")
         if not isinstance(name, str) or not name:
             name = self.names.get(call_id, "") if isinstance(call_id, str) else ""
-        return ToolResult.from_wire("responses", _as_responses(message), name=name)
+        return ToolResult.from_wire("responses", as_responses(message), name=name)
 
     def _note(self, at: int, result: ToolResult, decisions: Sequence[Decision]) -> None:
         for decision in decisions:
@@ -191,8 +193,7 @@ class _Pass:
             paired["name"] = self.name(message["name"])
         if not _has_media(message):
             return message if paired == message else paired
-        result = self._result(message)
-        (decisions,) = self.resolution.report([result])
+        result, decisions = self.results[at], self.decided[at]
         self._note(at, result, decisions)
         parts = message["content"]
         if all(d.outcome in ("native", "text") for d in decisions):
@@ -204,18 +205,20 @@ class _Pass:
         for decision, part, item in zip(decisions, parts, result.content, strict=True):
             if decision.outcome in ("native", "text"):
                 content.append(part)
-            else:  # the placeholder: the converter's string form of this item alone
-                alone = ToolResult(id="-", content=[item]).to("openai")["content"]
-                content.append({"type": "text", "text": alone})
+            else:
+                content.append({"type": "text", "text": _placeholder(item)})
         return {**paired, "content": content}
 
     def _hoisted(self, run: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
-        results = [self._result(message) for message in run]
-        for offset, (result, decisions) in enumerate(
-            zip(results, self.resolution.report(results), strict=True)
-        ):
-            self._note(first + offset, result, decisions)
+        results = []
+        for at, message in enumerate(run, first):
+            if at not in self.results:  # no media: nothing to decide
+                results.append(self._result(message))
+                continue
+            result, decisions = self.results[at], self.decided[at]
+            self._note(at, result, decisions)
             self.hoisted += sum(d.outcome == "hoisted" for d in decisions)
+            results.append(_within(result, decisions))
         for result in results:
             self.call_id(result.id)  # counted as the tool messages' ids are
         formatted = self.resolution.format(results, ids=self.ids)
@@ -224,6 +227,26 @@ class _Pass:
             # the converter writes role, id and content; other keys (name, ...) stay
             kept.append({**message, **written})
         return kept + formatted[len(run) :]
+
+
+def _placeholder(item: Mapping[str, Any]) -> str:
+    """Return the placeholder of one MCP item: the converter's string form of it alone."""
+    content: str = ToolResult(id="-", content=[item]).to("openai")["content"]
+    return content
+
+
+def _within(result: ToolResult, decisions: Sequence[Decision]) -> ToolResult:
+    """Return ``result`` with each medium a limit stopped in the conversation's call
+    as its placeholder text, so formatting one run alone cannot send it."""
+    if not any(d.outcome == "placeholder" and d.reason in LIMIT_OPTIONS for d in decisions):
+        return result
+    content = [
+        {"type": "text", "text": _placeholder(item)}
+        if decision.outcome == "placeholder" and decision.reason in LIMIT_OPTIONS
+        else item
+        for decision, item in zip(decisions, result.content, strict=True)
+    ]
+    return ToolResult(id=result.id, name=result.name, content=content, is_error=result.is_error)
 
 
 def rewrite(messages: list[Any], resolution: Resolution, *, tools: object = None) -> Rewrite | None:
@@ -236,6 +259,7 @@ def rewrite(messages: list[Any], resolution: Resolution, *, tools: object = None
     :raises InvalidBlock: for a tool message whose parts cannot be read.
     """
     run = _Pass(resolution)
+    run.decide(messages)
     out: list[Any] = []
     changed = False
     index, count = 0, len(messages)

@@ -14,7 +14,8 @@ on the proxy's routed calls alike). For a chat completion with tool turns it:
 - rewrites the conversation's tool turns (``toolwire.integrations._chat``): media
   kept where the model reads them in a tool result, the metadata-only placeholder
   where it does not, hoisted where ``hoist_media`` is claimed; call ids and names
-  mapped to the target's rule with one ``IdMap``;
+  mapped to the target's rule with one ``IdMap``; the request limits counted over the
+  whole request (the images and PDF bytes of the other messages as ``already_sent``);
 - records the decision report under ``metadata["toolwire"]``.
 
 A request without tool turns is returned as it came (the hook returns None) without

@@ -13,8 +13,10 @@ from toolwire.convert import (
     WIRES,
     IdMap,
     InvalidId,
+    InvalidOption,
     ToolResult,
     ToolwireError,
+    report_call,
 )
 
 from .._output import plural, render
@@ -179,6 +181,15 @@ def resolve_command(
     "API's and the AWS CLI's form); bytes for boto3 come from format_for(..., "
     "raw_bytes=True) in Python.",
 )
+@click.option(
+    "--already-sent",
+    "already_sent",
+    metavar="JSON",
+    default=None,
+    help="What the rest of the request already holds, counted against the request limits: "
+    'a JSON object of AlreadySent\'s fields, e.g. \'{"images": 3, "pdf_pages": 40, '
+    '"pdf_bytes": 1000000}\' (a missing field is 0; pdf_bytes are decoded bytes).',
+)
 @pass_ctx
 def format_command(
     obj: Context,
@@ -195,6 +206,7 @@ def format_command(
     fmt: str,
     map_ids: bool,
     raw_bytes: bool,
+    already_sent: str | None,
 ) -> None:
     """Print FILE as the wire payload MODEL on ENGINE gets (FILE: JSON, - for stdin).
 
@@ -222,9 +234,15 @@ def format_command(
     Payloads are base64 strings, as JSON holds them: the form of the HTTP APIs (and of
     the AWS CLI for Bedrock). boto3 base64-encodes blobs itself, so it needs bytes:
     --raw-bytes is refused here (exit 2); call format_for(..., raw_bytes=True) instead.
+
+    The request limits an engine states (max_images, max_pdf_pages,
+    max_pdf_request_bytes, many_images) count the media of every result in FILE; with
+    --already-sent they also count what the rest of the conversation holds, and a
+    medium past a limit goes as its placeholder (--report names the limit).
     """
     if raw_bytes:
         raise click.UsageError(RAW_BYTES_REFUSED)
+    sent = _already_sent(already_sent)
     name, by_id = _names(names)
     if source is None:
         results = _read_results(file, call_id, name, by_id)
@@ -261,7 +279,7 @@ def format_command(
         # blocks back on the wire they came from keep their ids, unless the engine has
         # a rule of its own (another provider on that wire: Mistral's on openai)
         own = source == resolution.wire and resolution.id_rule in (None, resolution.wire)
-        payload = resolution.format(results, ids=None if own else ids)
+        payload = resolution.format(results, ids=None if own else ids, already_sent=sent)
     except InvalidId as exc:  # the library's fix names its keyword; here it is the flag
         head = str(exc).rsplit("; pass ids=IdMap()", 1)[0]
         raise click.ClickException(
@@ -285,7 +303,7 @@ def format_command(
             "items": [d.as_dict() for d in found],
         }
         for index, (result, found) in enumerate(
-            zip(results, resolution.report(results), strict=True)
+            zip(results, resolution.report(results, already_sent=sent), strict=True)
         )
     ]
     if fmt == "json":
@@ -314,6 +332,45 @@ RAW_BYTES_REFUSED = (
     "--raw-bytes: JSON cannot hold bytes, so payloads stay base64 strings (the Bedrock HTTP"
     " API's and the AWS CLI's form); for boto3 call format_for(..., raw_bytes=True) in Python"
 )
+
+
+#: JSON's names for the types ``json`` reads (for "give an object, not ...")
+_JSON_TYPES = {
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    type(None): "null",
+}
+
+
+def _already_sent(value: str | None) -> dict[str, Any] | None:
+    """Return ``--already-sent``'s JSON object, checked by the converter (None: not given).
+
+    :raises click.UsageError: for text that is not JSON, JSON that is not an object, or
+        a field ``AlreadySent`` does not have or cannot take.
+    """
+    if value is None:
+        return None
+    try:
+        data = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise click.UsageError(
+            f"--already-sent: not JSON ({exc.msg} at column {exc.colno})"
+        ) from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+        raise click.UsageError(f"--already-sent: unusable JSON ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise click.UsageError(
+            '--already-sent: give a JSON object such as {"images": 3, "pdf_bytes": 1000000},'
+            f" not {_JSON_TYPES.get(type(data), type(data).__name__)}"
+        )
+    try:  # the converter's own check: a call of no results decides nothing else
+        report_call(WIRES[0], (), already_sent=data)
+    except InvalidOption as exc:
+        raise click.UsageError(f"--already-sent: {exc}") from None
+    return data
 
 
 def _load_json(file: Any) -> tuple[Any, str]:

@@ -27,7 +27,7 @@ _TESTS = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(_TESTS / "probe"), str(_TESTS / "convert")]
 
 import litellm  # noqa: E402
-from litellm_helpers import HOISTING  # noqa: E402
+from litellm_helpers import FEW, HOISTING  # noqa: E402
 from providers import ProviderServer  # noqa: E402
 from toolwire.integrations.litellm import ToolwireCallback  # noqa: E402
 from toolwire.registry import Registry  # noqa: E402
@@ -62,7 +62,9 @@ def server_checks(servers: dict[str, ProviderServer]) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def registry_url(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> str:
-    """Return a seeded SQLite registry in which openai's gpt-4o-ignorer hoists images and PDFs."""
+    """Return a seeded SQLite registry in which openai's gpt-4o-ignorer hoists images and
+    PDFs, and the models of ``FEW`` take few images (and on anthropic few PDF bytes) per
+    request."""
     path = tmp_path_factory.mktemp("registry") / "registry.sqlite3"
     shutil.copyfile(request.getfixturevalue("seeded_templates").get(request, "sqlite"), path)
     url = f"sqlite:///{path}"
@@ -75,6 +77,22 @@ def registry_url(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
                 model=HOISTING,
                 status="documented",
                 evidence="the model reads images and PDFs in a user turn",
+                recorded_by="tests",
+            )
+        claims: list[tuple[str, str, bool | int]] = [
+            ("openai", "hoist_media", True),
+            ("openai", "pdf_input", True),
+            ("anthropic", "max_pdf_request_bytes", 100),  # two of the 45-byte test PDFs
+        ]
+        claims += [(engine, "max_images", 3) for engine in FEW]
+        for engine, capability, value in claims:
+            writer.set_claim(
+                engine,
+                capability,
+                value,
+                model=FEW[engine],
+                status="documented",
+                evidence="a small request budget for the tests",
                 recorded_by="tests",
             )
     return url

@@ -11,15 +11,14 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 import litellm
 import pytest
 from litellm.integrations.custom_logger import CustomLogger
 from litellm.types.utils import CallTypes
-from litellm_helpers import HOISTING, PDF, PNG, conversation
-from providers import KEY, ProviderServer
+from litellm_helpers import HOISTING, PDF, PNG, conversation, nodes, run, send
+from providers import ProviderServer
 from toolwire.integrations.litellm import ToolwireCallback, route
 
 pytestmark = [
@@ -28,44 +27,10 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::UserWarning:pydantic._internal._generate_schema"),
 ]
 
-_RUNNER = asyncio.Runner()  # one loop for the module: LiteLLM keeps its clients per loop
 
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run ``coroutine`` on the module's event loop."""
-    return _RUNNER.run(coroutine)
-
-
-# A real 1x1 PNG and a small PDF; their base64 must never reach a model as text.
-TOOLS = [
-    {"type": "function", "function": {"name": "bash", "parameters": {"type": "object"}}},
-    {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}},
-]
-T = TypeVar("T")
 ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
 BEDROCK_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
-
-
-async def send(
-    server: ProviderServer, model: str, messages: list[dict[str, Any]], **extra: Any
-) -> dict[str, Any]:
-    """Send ``messages`` through LiteLLM to ``server``; return the body it received."""
-    base = server.base_url + ("/v1beta" if server.api.wire == "gemini" else "")
-    if server.api.wire == "bedrock":
-        extra.setdefault("aws_region_name", "us-east-1")
-    await litellm.acompletion(
-        model=model,
-        messages=messages,
-        tools=TOOLS,
-        api_base=base,
-        api_key=KEY,
-        max_tokens=64,
-        **extra,
-    )
-    assert server.requests, "the server got no request"
-    body: dict[str, Any] = server.requests[-1]
-    return body
 
 
 def text(body: Any) -> str:
@@ -77,17 +42,6 @@ def no_payload(body: Any) -> None:
     raw = text(body)
     assert PNG not in raw and PDF not in raw
     assert PNG[:40] not in raw and PDF[:40] not in raw
-
-
-def nodes(value: Any) -> list[Any]:
-    found = [value]
-    if isinstance(value, dict):
-        for item in value.values():
-            found += nodes(item)
-    elif isinstance(value, list):
-        for item in value:
-            found += nodes(item)
-    return found
 
 
 # -- native media where the model reads them, placeholders where it does not --------
