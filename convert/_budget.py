@@ -59,6 +59,16 @@ class AlreadySent(NamedTuple):
     #: decoded bytes
     pdf_bytes: int = 0
 
+    @classmethod
+    def of(cls, value: object) -> AlreadySent:
+        """Return ``value`` (None, an ``AlreadySent`` or a mapping of its fields) checked,
+        as ``already_sent=`` takes it (None: nothing sent).
+
+        :raises InvalidOption: for another type, an unknown key, or a count that is not
+            a whole number of at least 0.
+        """
+        return already_sent(value)
+
 
 NOTHING_SENT = AlreadySent()
 _TEXT = "text"  # stands for an item of a view without ``_source`` (counted by its kind)

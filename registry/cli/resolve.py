@@ -11,12 +11,12 @@ from toolwire.convert import (
     NAMED_WIRES,
     REASONS,
     WIRES,
+    AlreadySent,
     IdMap,
     InvalidId,
     InvalidOption,
     ToolResult,
     ToolwireError,
-    report_call,
 )
 
 from .._output import plural, render
@@ -295,17 +295,7 @@ def format_command(
     if not report:
         echo_json(payload)
         return
-    decisions: list[dict[str, Any]] = [
-        {
-            "result": index,
-            "id": result.id,
-            "name": result.name,
-            "items": [d.as_dict() for d in found],
-        }
-        for index, (result, found) in enumerate(
-            zip(results, resolution.report(results, already_sent=sent), strict=True)
-        )
-    ]
+    decisions = resolution.report_json(results, already_sent=sent)
     if fmt == "json":
         echo_json({"messages": payload, "report": decisions})
         return
@@ -366,8 +356,8 @@ def _already_sent(value: str | None) -> dict[str, Any] | None:
             '--already-sent: give a JSON object such as {"images": 3, "pdf_bytes": 1000000},'
             f" not {_JSON_TYPES.get(type(data), type(data).__name__)}"
         )
-    try:  # the converter's own check: a call of no results decides nothing else
-        report_call(WIRES[0], (), already_sent=data)
+    try:
+        AlreadySent.of(data)  # the converter's own check
     except InvalidOption as exc:
         raise click.UsageError(f"--already-sent: {exc}") from None
     return data

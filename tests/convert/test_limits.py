@@ -409,6 +409,15 @@ def test_a_bad_already_sent_is_one_clear_error(value: object) -> None:
     assert "\n" not in str(info.value) and "already_sent" in str(info.value)
     with pytest.raises(InvalidOption):
         report_call("anthropic", [result()], already_sent=value)
+    with pytest.raises(InvalidOption):
+        AlreadySent.of(value)
+
+
+def test_already_sent_of_takes_what_already_sent_takes() -> None:
+    assert AlreadySent.of(None) == AlreadySent()
+    assert AlreadySent.of({"images": 3}) == AlreadySent(images=3)
+    given = AlreadySent(pdf_pages=2, pdf_bytes=10)
+    assert AlreadySent.of(given) == given
 
 
 def test_within_every_limit_the_output_is_the_same_as_without_limits() -> None:
