@@ -11,7 +11,8 @@ A ``mode`` other than ``forward`` answers nothing useful:
 
 - ``drip``: the reply (a CONNECT's 200, or a request's status line and headers)
   one byte every ``interval`` seconds, without end;
-- ``silent``: reads the request, then says nothing until the client goes away.
+- ``silent``: reads the request, then says nothing until the client goes away;
+- ``refuse``: 407 Proxy Authentication Required.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-MODES = ("forward", "drip", "silent")
+MODES = ("forward", "drip", "silent", "refuse")
 
 
 @dataclass
@@ -113,6 +114,12 @@ def _serve(state: _State, client: socket.socket, rfile: Any) -> None:
         state.seen.append(Seen(method, target, headers, body))
     if state.mode == "silent":
         state.stop.wait(60)
+        return
+    if state.mode == "refuse":
+        client.sendall(
+            b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+            b'proxy-authenticate: Basic realm="corp"\r\ncontent-length: 0\r\n\r\n'
+        )
         return
     if state.mode == "drip":
         reply = b"HTTP/1.1 200 OK\r\n" + b"x-pad: " + b"p" * 8192

@@ -304,3 +304,28 @@ def test_a_slow_proxy_is_cut_at_the_deadline(
     assert seen.method == ("CONNECT" if scheme == "https" else "POST")
     if mode == "drip":  # it was still sending when the probe gave up
         assert 5 <= slow.dripped < 8192
+
+
+@pytest.mark.parametrize(
+    ("scheme", "status", "says"),
+    [
+        ("https", None, "ProxyError: 407 Proxy Authentication Required"),
+        ("http", 407, ""),
+    ],
+)
+def test_a_proxy_refusal_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+    sqlite_registry: Registry,
+    scheme: str,
+    status: int | None,
+    says: str,
+) -> None:
+    refusing = ForwardProxy(mode="refuse").start()
+    try:
+        monkeypatch.setenv(f"{scheme.upper()}_PROXY", refusing.url)
+        result = run_probe(sqlite_registry, f"{scheme}://{NAME}/v1", timeout=5.0)
+    finally:
+        refusing.stop()
+    assert result[:2] == ("error", status)
+    assert result[2].startswith(says), result[2]
+    assert len(refusing.seen) == 1
