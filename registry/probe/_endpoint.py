@@ -9,7 +9,11 @@ AWS signature) therefore sends them only:
   Bedrock engine: the same service in any AWS region);
 - to a host the caller names with ``allow_endpoints`` (``--allow-endpoint HOST``).
 
-Everything else is refused before a byte is sent.
+Everything else is refused before a byte is sent. Through a proxy (``_proxy``) the
+same rules hold, and credentials never go in clear text through one: an https target
+is reached through a CONNECT tunnel (TLS end to end, the proxy sees no request), but
+a plain-http target on another machine is refused when a proxy would carry it, even
+when ``allow_endpoints`` names it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,14 @@ from urllib.parse import urlsplit, urlunsplit
 from .. import _validate as check
 from ._errors import EndpointRefused
 
-__all__ = ["EndpointRefused", "check_endpoint", "is_loopback", "join_url", "shipped_host"]
+__all__ = [
+    "EndpointRefused",
+    "check_endpoint",
+    "check_proxied",
+    "is_loopback",
+    "join_url",
+    "shipped_host",
+]
 
 _BEDROCK = re.compile(r"bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com")
 
@@ -76,6 +87,21 @@ def check_endpoint(engine: str, base_url: str, allow_endpoints: Sequence[str] = 
         return
     where = f"engine {engine} ships with {shipped}" if shipped else f"{engine} is not shipped"
     raise EndpointRefused(f"refusing to send the key to {host}: {where}; {hint}")
+
+
+def check_proxied(base_url: str, proxy: str) -> None:
+    """Refuse credentials for a plain-http ``base_url`` that would go through ``proxy``.
+
+    :raises EndpointRefused: when ``base_url`` is http (the proxy would read the key).
+    """
+    parts = urlsplit(base_url)
+    if parts.scheme == "https":
+        return
+    host = (parts.hostname or "").lower()
+    raise EndpointRefused(
+        f"refusing to send the key in clear text through the proxy {proxy} to http://{host}; "
+        f"use https, or add {host} to NO_PROXY to connect directly"
+    )
 
 
 def _host(given: str) -> str:

@@ -10,6 +10,10 @@ that sends a byte a second cannot keep the probe waiting past it.
 Built on httpcore (the connection pool httpx uses), whose network backend is the
 one place every socket read and write passes through: the backend here gives each
 one the time left before the calling thread's deadline.
+
+A request a proxy carries (``_proxy``) goes through an ``httpcore.HTTPProxy`` pool
+on the same backend, so the deadline also covers connecting to the proxy, its
+CONNECT tunnel and the TLS inside it, and the reply cap holds as for a direct one.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 import httpcore
 
 from ._limits import MAX_REPLY
+from ._proxy import Proxy
 
 __all__ = ["Client", "Reply"]
 _ENCODINGS = ("gzip", "x-gzip", "deflate", "identity")
@@ -112,30 +117,63 @@ class Client:
 
     def __init__(self, *, connections: int = 1, max_reply: int = MAX_REPLY) -> None:
         self.max_reply = max_reply
+        self._connections = connections
         self._pool = httpcore.ConnectionPool(
             max_connections=connections,
             max_keepalive_connections=connections,
             network_backend=_Backend(),
         )
+        self._proxies: dict[Proxy, httpcore.HTTPProxy] = {}
+        self._lock = threading.Lock()
 
     def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._pool.close()
+        for pool in self._proxies.values():
+            pool.close()
 
-    def post(self, url: str, headers: Mapping[str, str], content: bytes, deadline: float) -> Reply:
+    def _pool_for(self, proxy: Proxy | None) -> httpcore.ConnectionPool:
+        """Return the pool of direct connections, or the one through ``proxy``."""
+        if proxy is None:
+            return self._pool
+        with self._lock:
+            pool = self._proxies.get(proxy)
+            if pool is None:
+                auth = None
+                if proxy.auth is not None:
+                    auth = (proxy.auth[0].encode("utf-8"), proxy.auth[1].encode("utf-8"))
+                pool = self._proxies[proxy] = httpcore.HTTPProxy(
+                    proxy_url=proxy.url,
+                    proxy_auth=auth,
+                    max_connections=self._connections,
+                    max_keepalive_connections=self._connections,
+                    network_backend=_Backend(),
+                )
+            return pool
+
+    def post(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        content: bytes,
+        deadline: float,
+        proxy: Proxy | None = None,
+    ) -> Reply:
         """POST ``content`` to ``url``; the whole exchange ends within ``deadline`` seconds.
 
-        Never raises for what the network or the server does: a timeout, a refused
+        With ``proxy`` the request goes through it (a CONNECT tunnel for https). Never
+        raises for what the network, the proxy or the server does: a timeout, a refused
         connection or a reply past the cap comes back as ``failure``.
         """
         sent = {**headers, "accept-encoding": "gzip, deflate"}
+        pool = self._pool_for(proxy)
         with _deadline(time.monotonic() + deadline):
             status: int | None = None
             got: dict[str, str] = {}
             try:
-                with self._pool.stream(
+                with pool.stream(
                     "POST", url, headers=list(sent.items()), content=content
                 ) as response:
                     status = response.status

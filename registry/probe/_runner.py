@@ -27,9 +27,10 @@ from ..resolver import Resolver
 from ..store import Registry
 from ..vocab import OBSERVATION_SCENARIOS
 from . import _challenge
-from ._endpoint import check_endpoint, join_url
+from ._endpoint import check_endpoint, check_proxied, join_url
 from ._errors import ProbeUnavailable
 from ._limits import MAX_REPLY
+from ._proxy import Proxy, proxy_for
 from ._wires import API, TOOL_NAME, Turn
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_KEY_ENV",
+    "FRAMING",
     "RETRIES",
     "RETRY_STATUSES",
     "Budget",
@@ -185,8 +187,12 @@ def _shares(token: str, key: str, size: int = 8) -> bool:
     return any(token[i : i + size] in key for i in range(len(token) - size + 1))
 
 
-def _turn(scenario: str, wire: str, code: str, response_tag: str | None) -> Turn:
-    """Return what the request of ``scenario`` says, with the challenge in its media."""
+def _turn(scenario: str, wire: str, code: str, framing: Mapping[str, Any]) -> Turn:
+    """Return what the request of ``scenario`` says, with the challenge in its media.
+
+    The scenario's native form is forced on; ``framing`` (``Target.framing``) adds how
+    the engine frames a tool message.
+    """
     if scenario == "image_input":
         png = base64.b64encode(_challenge.render_png(code)).decode("ascii")
         return Turn(_IMAGE_PROMPT, png_base64=png)
@@ -216,13 +222,8 @@ def _turn(scenario: str, wire: str, code: str, response_tag: str | None) -> Turn
             "content": [{"type": "text", "text": f"The second half of the code is {code[3:]}."}],
         }
         content = [{"type": "resource", "resource": first}, second]
-    forced = {
-        "image_input": True,
-        "native_pdf": True,
-        "source_blocks": True,
-        "response_tag": response_tag,
-    }
-    options = {k: v for k, v in forced.items() if k in wire_options(wire) and v is not None}
+    forced = {"image_input": True, "native_pdf": True, "source_blocks": True, **framing}
+    options = {k: v for k, v in forced.items() if k in wire_options(wire)}
     result = ToolResult(name=TOOL_NAME, id="call_probe", content=content)
     return Turn(_PROMPT, result=result, options=options)
 
@@ -263,9 +264,10 @@ def probe(
     :raises UnknownEngine: for an engine the registry does not know.
     :raises InvalidInput: for an unknown scenario, one the wire has no native form for,
         an invalid challenge, more scenarios than ``max_requests``, no or a bad base
-        URL, a key that cannot go in a header, a bad ``max_reply``, or no AWS
-        credentials for ``sigv4``.
-    :raises EndpointRefused: when the endpoint rules keep the credentials from the host.
+        URL, a key that cannot go in a header, a bad ``max_reply``, no AWS
+        credentials for ``sigv4``, or a proxy variable that is not an http(s) proxy URL.
+    :raises EndpointRefused: when the endpoint rules keep the credentials from the host,
+        or a proxy would carry them in clear text (an http target on another machine).
     :raises ProbeUnavailable: when httpcore or Pillow (or, to sign, botocore) is missing.
     """
     http = _http()
@@ -340,14 +342,22 @@ class Target:
     endpoint: str
     headers: Mapping[str, str]
     code: str
-    response_tag: str | None
+    #: the resolution's options that frame a tool message (``FRAMING``)
+    framing: Mapping[str, Any]
     api_key: str | None
     #: signs each request (AWS SigV4), None when a key or nothing is sent
     signer: Signer | None = None
     #: seconds each request may take, from connect to the reply's last byte
     timeout: float = 60.0
+    #: the proxy the requests go through (the proxy environment), None: direct
+    proxy: Proxy | None = None
 
 
+#: The converter options a probe takes from the resolution as they are: how the engine
+#: frames a tool message (the hermes tag, and the call id an OpenAI-compatible chat
+#: endpoint needs). The media options are the scenario's, forced on; limits and
+#: hoisting are left out, so the probe sees the native form itself.
+FRAMING = ("response_tag", "call_ids")
 #: What a probe accepts back: the decoders the bounded client has.
 _ACCEPT_ENCODING = "gzip, deflate"
 _HEADER_TEXT = re.compile(r"[\x21-\x7e]+")
@@ -410,15 +420,19 @@ def prepare(
                 "no Bedrock credentials: set AWS_BEARER_TOKEN_BEDROCK, or AWS credentials "
                 "(environment or profile) to sign with SigV4"
             )
+    api = API[wire]
+    url = join_url(base, api.path(model))
+    proxy = proxy_for(url)
     if api_key is not None or signer is not None:
         check_endpoint(engine, base, allow_endpoints)
-    api = API[wire]
+        if proxy is not None:
+            check_proxied(base, str(proxy))
     return Target(
         engine,
         model,
         wire,
         chosen,
-        join_url(base, api.path(model)),
+        url,
         endpoint_of(base),
         {
             "content-type": "application/json",
@@ -426,10 +440,11 @@ def prepare(
             **api.headers(api_key),
         },
         code,
-        record.response_tag,
+        {k: v for k, v in resolution.options.items() if k in FRAMING},
         api_key,
         signer,
         timeout,
+        proxy,
     )
 
 
@@ -461,7 +476,7 @@ def send_scenario(
 ) -> ProbeResult | None:
     """Send one scenario's request (retrying 429/503), record it; None when not sent."""
     api = API[target.wire]
-    body = api.body(target.model, _turn(scenario, target.wire, target.code, target.response_tag))
+    body = api.body(target.model, _turn(scenario, target.wire, target.code, target.framing))
     payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     content = payload.encode("utf-8")
     sent = _send_retrying(client, target, content, budget)
@@ -553,7 +568,7 @@ def _send_retrying(
         if target.signer is not None:  # signed anew each time: the date is signed
             headers = target.signer(target.url, headers, content)
         started = time.monotonic()
-        reply = client.post(target.url, headers, content, target.timeout)
+        reply = client.post(target.url, headers, content, target.timeout, target.proxy)
         latency = _ms(started)
         retry = reply.failure is None and reply.status in RETRY_STATUSES
         if not retry or attempt > RETRIES or not budget.take():

@@ -13,7 +13,8 @@ the scenario's native options forced on -- carries the challenge.
   a key is given.
 - hermes: the OpenAI chat endpoint; the tool is described in ``<tools>`` in the
   system turn, the call is ``<tool_call>`` text and the result the converter's
-  ``<tool_response>`` text.
+  ``<tool_response>`` text, its message with ``tool_call_id`` where the resolution
+  sets ``call_ids`` (an engine of the openai family).
 - bedrock: ``POST {base}/model/{modelId}/converse`` (the Converse API), with a Bedrock
   API key as ``Authorization: Bearer``, or signed with AWS SigV4 (``_sigv4``) when
   there is none; blobs are base64 in the JSON body, as the HTTP API takes them.

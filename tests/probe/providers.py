@@ -323,8 +323,11 @@ class HermesApi(OpenAIApi):
     def check(self, path: str, body: Any) -> None:
         tool_messages = [m for m in body["messages"] if m["role"] == "tool"]
         for message in tool_messages:
-            if set(message) != {"role", "content"}:
-                raise SchemaError(f"a hermes tool message is role + content: {message}")
+            extra = set(message) - {"role", "content"}
+            if extra - {"tool_call_id"} or not isinstance(message.get("tool_call_id", ""), str):
+                raise SchemaError(
+                    f"a hermes tool message is role + content (+ tool_call_id): {message}"
+                )
             check_hermes(message["content"])
         others = {**body, "messages": [m for m in body["messages"] if m["role"] != "tool"]}
         check_typed(others, CompletionCreateParamsNonStreaming)
