@@ -70,10 +70,13 @@ class RegistryError(ToolwireError):
     """Base class of the errors raised by ``toolwire.registry``."""
 
 
-def _closest(name: str, known: Iterable[str]) -> tuple[tuple[str, ...], str]:
-    """Return the closest known names and a "; did you mean ...?" hint (or "")."""
+def _closest(name: object, known: Iterable[str]) -> tuple[tuple[str, ...], str]:
+    """Return the closest known names and a "; did you mean ...?" hint (or "": none, or
+    ``name`` is not a string)."""
     import difflib  # only on the error path
 
+    if not isinstance(name, str):
+        return (), ""
     suggestions = tuple(difflib.get_close_matches(name, sorted(known), n=3))
     return suggestions, _hint(suggestions)
 

@@ -414,7 +414,7 @@ class Registry:
         :raises UnknownCapability: when the vocabulary has no such name (with the closest).
         """
         found = {c.name: c for c in self.capabilities()}
-        if name not in found:
+        if not isinstance(name, str) or name not in found:  # a list is no name (unhashable)
             raise UnknownCapability(name, found)
         return found[name]
 

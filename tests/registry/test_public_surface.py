@@ -89,3 +89,57 @@ def test_exported_classes_and_functions_show_their_public_home() -> None:
             if not name.startswith("_") and getattr(value, "__module__", None) == PUBLIC:
                 assert name in registry.__all__, f"{found.name}.{name}"
                 assert getattr(registry, name) is value
+
+
+NOT_NAMES = [None, 1, 1.5, b"anthropic", ["anthropic"], True]
+
+
+@pytest.mark.parametrize("value", NOT_NAMES, ids=repr)
+def test_a_name_that_is_not_a_string_is_a_toolwire_error(
+    registry: registry.Registry, value: object
+) -> None:
+    """No method naming an engine (or a capability) lets a foreign exception out for a
+    non-string name (a TypeError from difflib or a dict lookup): one of toolwire's
+    errors, or, for a filter, nothing found (None is no filter there)."""
+    r = registry
+    calls = {
+        "engine": lambda: r.engine(value),  # type: ignore[arg-type]
+        "models": lambda: r.models(value),  # type: ignore[arg-type]
+        "claims": lambda: r.claims(engine=value),  # type: ignore[arg-type]
+        "engine_snapshot": lambda: r.engine_snapshot(value),  # type: ignore[arg-type]
+        "claim_history": lambda: r.claim_history(value),  # type: ignore[arg-type]
+        "rules": lambda: r.rules(value),  # type: ignore[arg-type]
+        "model": lambda: r.model(value, "m"),  # type: ignore[arg-type]
+        "audit": lambda: r.audit(engine=value),  # type: ignore[arg-type]
+        "log": lambda: r.log(engine=value),  # type: ignore[arg-type]
+        "add_model": lambda: r.add_model(value, "m", created_by="t"),  # type: ignore[arg-type]
+        "add_rule": lambda: r.add_rule(value, "m*", regex=False, created_by="t"),  # type: ignore[arg-type]
+        "remove_engine": lambda: r.remove_engine(value, recorded_by="t"),  # type: ignore[arg-type]
+        "remove_model": lambda: r.remove_model(value, "m", recorded_by="t"),  # type: ignore[arg-type]
+        "remove_rule": lambda: r.remove_rule(value, 1, recorded_by="t"),  # type: ignore[arg-type]
+        "move_rule": lambda: r.move_rule(value, 1, 0, recorded_by="t"),  # type: ignore[arg-type]
+        "set_claim": lambda: r.set_claim(
+            value,  # type: ignore[arg-type]
+            "image_input",
+            True,
+            status="documented",
+            evidence="tests",
+            recorded_by="t",
+        ),
+        "unset_claim": lambda: r.unset_claim(
+            value,  # type: ignore[arg-type]
+            "image_input",
+            evidence="tests",
+            recorded_by="t",
+        ),
+        "capability": lambda: r.capability(value),  # type: ignore[arg-type]
+    }
+    foreign = {}
+    for name, call in calls.items():
+        try:
+            call()
+        except ToolwireError:
+            continue
+        except Exception as error:
+            foreign[name] = f"{type(error).__name__}: {error}"
+    assert foreign == {}
