@@ -388,7 +388,13 @@ class Registry:
 
         History is kept by name, so it outlives deleted engines, models and rules and
         an unknown engine simply has no events.
+
+        :raises InvalidInput: for an engine, model or capability that is not a string.
         """
+        check.text(engine, "engine")
+        for value, what in ((model, "model"), (capability, "capability")):
+            if value is not None:
+                check.text(value, what)
         where: list[Any] = [claim_event_table.c.engine == engine]
         if model is not None:
             where.append(claim_event_table.c.subject_key == f"model:{model}")
@@ -431,8 +437,12 @@ class Registry:
         ``since`` keeps changes at or after it (a date means its start, UTC); ``by`` one
         actor's; ``engine`` one engine's (history is kept by name: removed engines too).
 
-        :raises InvalidInput: for a bad ``limit`` or ``since``.
+        :raises InvalidInput: for a bad ``limit`` or ``since``, or a ``by`` or ``engine``
+            that is not a string.
         """
+        for value, what in ((by, "actor"), (engine, "engine")):
+            if value is not None:
+                check.text(value, what)
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
         ):

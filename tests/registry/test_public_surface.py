@@ -11,6 +11,7 @@ import types
 
 import pytest
 import toolwire.registry as registry
+import toolwire.registry.errors as registry_errors
 from toolwire.convert import ToolwireError
 
 PUBLIC = "toolwire.registry"
@@ -143,3 +144,18 @@ def test_a_name_that_is_not_a_string_is_a_toolwire_error(
         except Exception as error:
             foreign[name] = f"{type(error).__name__}: {error}"
     assert foreign == {}
+
+
+@pytest.mark.parametrize("value", [1, b"anthropic", ["anthropic"], True], ids=repr)
+def test_history_filters_that_are_not_strings_are_refused(
+    registry: registry.Registry, value: object
+) -> None:
+    with pytest.raises(registry_errors.InvalidInput, match="must be a string"):
+        registry.claim_history(value)  # type: ignore[arg-type]
+    with pytest.raises(registry_errors.InvalidInput, match="must be a string"):
+        registry.claim_history("anthropic", model=value)  # type: ignore[arg-type]
+    with pytest.raises(registry_errors.InvalidInput, match="must be a string"):
+        registry.log(engine=value)  # type: ignore[arg-type]
+    with pytest.raises(registry_errors.InvalidInput, match="must be a string"):
+        registry.log(by=value)  # type: ignore[arg-type]
+    assert registry.log(engine="no-such-engine") == ()  # a name: nothing found
