@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from claim_helpers import set_claim as _set
 from toolwire.registry import ClaimInput, InvalidInput, InvalidSeed, Registry
 from toolwire.registry.transfer import (
     diff,
@@ -17,18 +18,6 @@ from toolwire.registry.transfer import (
     read_document,
     seed_document,
 )
-
-
-def _set(registry: Registry, engine: str, capability: str, value: Any, **where: Any) -> Any:
-    return registry.set_claim(
-        engine,
-        capability,
-        value,
-        status=where.pop("status", "documented"),
-        evidence=where.pop("evidence", "test evidence"),
-        recorded_by="tests",
-        **where,
-    )
 
 
 @pytest.mark.parametrize(

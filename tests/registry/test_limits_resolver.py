@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 import pytest
+from claim_helpers import set_claim as _set
 from toolwire.convert import wire_options
 from toolwire.registry import LIMITS, Registry, Resolver
 from toolwire.registry.resolver import _options
-
-
-def _set(registry: Registry, engine: str, capability: str, value: Any, **where: Any) -> None:
-    registry.set_claim(
-        engine,
-        capability,
-        value,
-        status=where.pop("status", "documented"),
-        evidence=where.pop("evidence", "test evidence"),
-        recorded_by="tests",
-        **where,
-    )
 
 
 def _fresh(registry: Registry) -> Resolver:

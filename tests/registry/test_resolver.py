@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from claim_helpers import set_claim as _set
 from options_helpers import flags, limits
 from toolwire.registry import (
     InvalidModelId,
@@ -24,18 +25,6 @@ from toolwire.registry import (
     format_for,
     resolve,
 )
-
-
-def _set(registry: Registry, engine: str, capability: str, value: bool, **where: Any) -> None:
-    registry.set_claim(
-        engine,
-        capability,
-        value,
-        status=where.pop("status", "documented"),
-        evidence=where.pop("evidence", "test evidence"),
-        recorded_by="tests",
-        **where,
-    )
 
 
 def _resolve(registry: Registry, engine: str, model: str, **options: Any) -> Resolution:
