@@ -13,12 +13,15 @@ only these shapes:
   alphabet)`` in 64 KB chunks; then the canonical final quantum) and the
   magic-byte sniff, for every payload sent natively.
 
-Targets (pass/fail printed per row): media sent natively <= 2x L2; text, and
-media where nothing is sent natively, <= 2x L0 through format_tool_results and
-<= 3x L0 per result through ``from_mcp(d).to(w)``. Also: the base64 string is the
-same object on anthropic and gemini; no payload decode; at most one payload copy
-(tracemalloc peak); per-result cost flat from 1 to 200 results; ``import
-toolwire.convert`` <= 30 ms over ``import json``.
+Targets (pass/fail printed per row): media sent natively <= 2x L2. Text, and
+media where nothing is sent natively, are shown against L0 and judged elsewhere:
+the text pairs against LiteLLM (<= 1.2x) and the placeholders against this
+bench's L0 builder (<= 6.5x), both by ``bench/peers.py``, the one home of those
+targets (the pure converter's; the L0 targets of 2x and 3x were those of the
+former C helpers). Also judged here: the base64 string is the same object on
+anthropic and gemini; no payload decode; at most one payload copy (tracemalloc
+peak); per-result cost flat from 1 to 200 results; ``import toolwire.convert``
+<= 30 ms over ``import json``.
 """
 
 from __future__ import annotations
@@ -234,14 +237,18 @@ class Table:
         )
 
     def row(self, case: str, wire: str, path: str, ours: float, limit: float, against: str,
-            target: float, notes: str = "") -> None:  # fmt: skip
+            target: float | None, notes: str = "") -> None:  # fmt: skip
+        """One row; ``target`` None: shown, judged by bench/peers.py."""
         ratio = ours / limit
-        ok = ratio <= target
-        if not ok:
-            self.failures.append(f"{case}/{wire}/{path}: {ratio:.2f}x {against} > {target:g}x")
+        if target is None:
+            shown, result = "-", "shown (peers.py)"
+        else:
+            shown, result = f"{target:g}x", "pass" if ratio <= target else "FAIL"
+            if ratio > target:
+                self.failures.append(f"{case}/{wire}/{path}: {ratio:.2f}x {against} > {target:g}x")
         print(
             f"{case:22} {wire:10} {path:8} {ours * 1e6:12.2f} {limit * 1e6:10.2f} "
-            f"{against:>3} {ratio:6.2f} {target:5g}x  {'pass' if ok else 'FAIL'} {notes}"
+            f"{against:>3} {ratio:6.2f} {shown:>6}  {result} {notes}"
         )
 
     def check(self, ok: bool, what: str) -> None:
@@ -289,11 +296,12 @@ def run_case(table: Table, case: str, content: Content, wire: str, native: bool)
         copies = peak / len(raw)
         notes.append(f"peak={copies:.2f} payloads")
         table.check(peak <= len(raw) + 512 * 1024, f"{case}/{label}: peak {copies:.2f} payloads")
-    against, base = ("L2", 2.0) if sent else ("L0", 2.0)
+    # media sent natively: <= 2x L2, judged here; the rest is peers.py's to judge
+    against, target = ("L2", 2.0) if sent else ("L0", None)
     per, lim = side_by_side(ours, lambda: limit("call_1", d, native, check))
-    table.row(case, label, "to", per, lim, against, base if sent else 3.0, ", ".join(notes))
+    table.row(case, label, "to", per, lim, against, target, ", ".join(notes))
     per, lim = side_by_side(ours_list, lambda: limit_envelope(wire, [d], native, check))
-    table.row(case, label, "format", per, lim, against, base)
+    table.row(case, label, "format", per, lim, against, target)
 
 
 def main() -> int:
@@ -324,9 +332,9 @@ def main() -> int:
         per, lim = side_by_side(ours_each, lambda w=wire: [
             LIMITS[w](f"call_{i}", d, False, False) for i, d in enumerate(ds)
         ])  # fmt: skip
-        table.row("d: 20 text results", wire, "to", per, lim, "L0", 3.0)
+        table.row("d: 20 text results", wire, "to", per, lim, "L0", None)
         per, lim = side_by_side(ours_list, lambda w=wire: limit_envelope(w, ds, False, False))
-        table.row("d: 20 text results", wire, "format", per, lim, "L0", 2.0)
+        table.row("d: 20 text results", wire, "format", per, lim, "L0", None)
         del limit
 
     print()
