@@ -13,8 +13,9 @@ the scenario's native options forced on -- carries the challenge.
   a key is given.
 - hermes: the OpenAI chat endpoint; the tool is described in ``<tools>`` in the
   system turn, the call is ``<tool_call>`` text and the result the converter's
-  ``<tool_response>`` text, its message with ``tool_call_id`` where the resolution
-  sets ``call_ids`` (an engine of the openai family).
+  ``<tool_response>`` text; where the resolution sets ``call_ids`` (an engine of the
+  openai family) the assistant turn also carries the call as ``tool_calls`` and the
+  tool message answers it with ``tool_call_id``.
 - bedrock: ``POST {base}/model/{modelId}/converse`` (the Converse API), with a Bedrock
   API key as ``Authorization: Bearer``, or signed with AWS SigV4 (``_sigv4``) when
   there is none; blobs are base64 in the JSON body, as the HTTP API takes them.
@@ -118,6 +119,11 @@ def _chat_tools() -> list[dict[str, Any]]:
     return [{"type": "function", "function": function}]
 
 
+def _chat_call() -> dict[str, Any]:
+    """The assistant's call of the probe tool, as Chat Completions spells it."""
+    return {"id": CALL_ID, "type": "function", "function": {"name": TOOL_NAME, "arguments": "{}"}}
+
+
 def _data_url(png_base64: str) -> str:
     return f"data:image/png;base64,{png_base64}"
 
@@ -138,15 +144,10 @@ def _openai_body(model: str, turn: Turn) -> dict[str, Any]:
     if turn.png_base64 is not None:
         body["messages"] = [_chat_user_image(turn)]
         return body
-    call = {
-        "id": CALL_ID,
-        "type": "function",
-        "function": {"name": TOOL_NAME, "arguments": "{}"},
-    }
     body["tools"] = _chat_tools()
     body["messages"] = [
         {"role": "user", "content": turn.prompt},
-        {"role": "assistant", "tool_calls": [call]},
+        {"role": "assistant", "tool_calls": [_chat_call()]},
         *_tool_messages("openai", turn),
     ]
     return body
@@ -164,10 +165,18 @@ def _hermes_body(model: str, turn: Turn) -> dict[str, Any]:
         f"<tools></tools>.\n<tools>\n{tools}\n</tools>\nFor each call return "
         "<tool_call></tool_call> tags holding a JSON object with name and arguments."
     )
+    assistant: dict[str, Any] = {
+        "role": "assistant",
+        "content": f"<tool_call>\n{call}\n</tool_call>",
+    }
+    if (turn.options or {}).get("call_ids"):
+        # an OpenAI-compatible endpoint takes a tool message with a call id only as the
+        # answer to an assistant turn that made that call
+        assistant["tool_calls"] = [_chat_call()]
     body["messages"] = [
         {"role": "system", "content": system},
         {"role": "user", "content": turn.prompt},
-        {"role": "assistant", "content": f"<tool_call>\n{call}\n</tool_call>"},
+        assistant,
         *_tool_messages("hermes", turn),
     ]
     return body

@@ -277,6 +277,22 @@ class AnthropicApi(Api):
         return {"type": "error", "error": {"type": kind, "message": message}}
 
 
+def check_tool_answers(messages: list[Any]) -> None:
+    """Chat Completions' rule: a tool message with a ``tool_call_id`` answers a call the
+    assistant turn before it made (``tool_calls``), or the API refuses the request."""
+    calls: set[str] = set()
+    for message in messages:
+        if message["role"] == "assistant":
+            calls = {call["id"] for call in message.get("tool_calls") or ()}
+            continue
+        answered = message.get("tool_call_id") if message["role"] == "tool" else None
+        if answered is not None and answered not in calls:
+            raise SchemaError(
+                f"a tool message answers call {message['tool_call_id']!r}, which no"
+                " assistant turn before it made"
+            )
+
+
 class OpenAIApi(Api):
     wire = "openai"
 
@@ -287,6 +303,7 @@ class OpenAIApi(Api):
 
     def check(self, path: str, body: Any) -> None:
         check_typed(body, CompletionCreateParamsNonStreaming)
+        check_tool_answers(body["messages"])
         for message in body["messages"]:
             if self.converter_checks and message["role"] == "tool":
                 check_openai(message)
@@ -331,6 +348,7 @@ class HermesApi(OpenAIApi):
             check_hermes(message["content"])
         others = {**body, "messages": [m for m in body["messages"] if m["role"] != "tool"]}
         check_typed(others, CompletionCreateParamsNonStreaming)
+        check_tool_answers(body["messages"])
         if tool_messages and "<tool_call>" not in body["messages"][-2]["content"]:
             raise SchemaError("the assistant turn before a tool response holds <tool_call>")
 

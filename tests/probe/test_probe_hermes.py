@@ -1,4 +1,4 @@
-"""The probe's hermes tool conversation frames its tool message as the resolver does.
+"""The probe's hermes tool conversation frames its tool turns as the resolver does.
 
 No probe scenario sends a hermes tool message today (the wire has no native media
 form, so ``image_input`` is its only scenario), so these tests send the tool
@@ -48,6 +48,11 @@ def test_an_openai_family_engine_sends_the_call_id(
     message = tool_message(server)
     assert message["tool_call_id"] == "call_probe"
     assert message["content"].startswith("<tool_response>\n")
+    # the call it answers: made by the assistant turn before it (the stand-in refuses
+    # a tool message answering no call, as the API does)
+    assistant = server.requests[-1]["messages"][-2]
+    assert [call["id"] for call in assistant["tool_calls"]] == ["call_probe"]
+    assert assistant["content"].startswith("<tool_call>\n")
 
 
 def test_another_family_sends_no_call_id_and_its_own_tag(
@@ -69,4 +74,5 @@ def test_another_family_sends_no_call_id_and_its_own_tag(
     send_tool_turn(sqlite_registry, "tagged", server)
     message = tool_message(server)
     assert set(message) == {"role", "content"}
+    assert "tool_calls" not in server.requests[-1]["messages"][-2]
     assert message["content"].startswith("<function_response>\n")
