@@ -24,7 +24,14 @@ from . import _validate as check
 from ._output import plural
 from .records import Claim
 from .tables import evidence_policy_table, observation_table, utcnow
-from .vocab import DEFAULT_EVIDENCE_POLICY, EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_days
+from .vocab import (
+    DEFAULT_EVIDENCE_POLICY,
+    EVIDENCE_OUTCOMES,
+    EVIDENCE_STATUSES,
+    agrees,
+    check_day,
+    check_days,
+)
 
 if TYPE_CHECKING:
     from ._writer import Writer
@@ -35,6 +42,7 @@ __all__ = [
     "parse_days",
     "read_policy",
     "set_evidence_policy",
+    "stale_cutoff",
     "staleness",
 ]
 
@@ -67,6 +75,20 @@ def parse_days(value: object) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     return check_days(value, "policy age", alternative="or 'never'")
+
+
+def stale_cutoff(stale_days: object, today: object = None) -> date | None:
+    """Return the day before which a check is older than ``stale_days`` (None: no limit).
+
+    ``today`` is the day ages are counted to (None: the current UTC date).
+
+    :raises InvalidInput: for a ``stale_days`` that is not a whole number of days, 0 to
+        36500, or a ``today`` that is not a date.
+    """
+    if stale_days is None:
+        return None
+    days = check_days(stale_days, "stale_days")
+    return (check_day(today, "today") or utcnow().date()) - timedelta(days=days)
 
 
 def read_policy(connection: Connection) -> Mapping[str, int | None]:

@@ -47,9 +47,10 @@ import html
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
+from ._aging import stale_cutoff
 from ._output import FORMULA_START, plural, safe_json
 from ._values import show_value
 from .evidence import evidence_policy
@@ -58,7 +59,7 @@ from .records import Claim
 from .resolver import FLAGS, LIMITS, Resolution, Resolver
 from .store import Registry
 from .tables import utcnow
-from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees, check_day, check_days
+from .vocab import EVIDENCE_OUTCOMES, EVIDENCE_STATUSES, agrees
 
 __all__ = [
     "LEGEND",
@@ -200,12 +201,8 @@ def build(
     for name in columns:
         if name not in FLAGS:
             raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
-    if stale_days is not None:
-        check_days(stale_days, "stale_days")
+    cutoff = stale_cutoff(stale_days, today)
     revision = registry.revision()
-    cutoff = None
-    if stale_days is not None:
-        cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
     names = list(dict.fromkeys(engines)) if engines else [e.name for e in registry.engines()]
     for name in names:
         registry.engine(name)  # an unknown engine fails before any work

@@ -15,13 +15,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from importlib import metadata
 from typing import Any
 
 from sqlalchemy import insert, select
 
 from . import _validate as check
+from ._aging import stale_cutoff
 from ._writer import Writer
 from .errors import InvalidInput
 from .records import Claim
@@ -33,8 +34,6 @@ from .vocab import (
     OBSERVATION_OUTCOMES,
     OBSERVATION_SCENARIOS,
     agrees,
-    check_day,
-    check_days,
 )
 
 __all__ = [
@@ -344,12 +343,10 @@ def audit(
     :raises InvalidInput: for a ``stale_days`` that is not a whole number of days,
         0 to 36500.
     """
-    if stale_days is not None:
-        check_days(stale_days, "stale_days")
+    cutoff = stale_cutoff(stale_days, today)
     claims = registry.audit(status=status, capability=capability, engine=engine, enabling=enabling)
-    if stale_days is None:
+    if cutoff is None:
         return claims
-    cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
     latest = latest_observations(registry, engine=engine)
     return tuple(c for c in claims if _is_stale(c, latest, cutoff))
 

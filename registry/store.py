@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Collection, Iterator
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time
 from types import MappingProxyType, TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 from . import _queries as q
 from . import _validate as check
 from . import db
+from ._aging import stale_cutoff
 from ._changes import ChangeWatch, note_commit, open_watch
 from ._public import shown_in_package
 from ._write.claims import ClaimInput, ClaimsReport
@@ -47,9 +48,8 @@ from .tables import (
     claim_table,
     engine_table,
     model_table,
-    utcnow,
 )
-from .vocab import EVIDENCE_STATUSES, check_day, check_days, evidence_rank
+from .vocab import EVIDENCE_STATUSES, evidence_rank
 
 __all__ = ["NATIVE_MEDIA_CAPABILITIES", "ClaimInput", "ClaimsReport", "Registry"]
 
@@ -501,9 +501,8 @@ class Registry:
                 claim_table.c.capability.in_(NATIVE_MEDIA_CAPABILITIES),
                 claim_table.c.status.in_(weaker),
             ]
-        if stale_days is not None:
-            check_days(stale_days, "stale_days")
-            cutoff = (check_day(today, "today") or utcnow().date()) - timedelta(days=stale_days)
+        cutoff = stale_cutoff(stale_days, today)
+        if cutoff is not None:
             where.append(
                 or_(claim_table.c.verified_at.is_(None), claim_table.c.verified_at < cutoff)
             )
