@@ -187,6 +187,8 @@ def within_budget(
 
     ``hoisting``: media go into the user turn (``format_tool_results`` with ``hoist``).
     """
+    if _roomy(results, options, sent):
+        return list(results)  # no limit can be reached: nothing to deny, no payload read
     images: list[_Medium] = []
     pdfs: list[_Medium] = []
     for number, result in enumerate(results):
@@ -211,6 +213,35 @@ def within_budget(
         BudgetView(result, denied.get(number, _NONE)) if result._texts is None else result
         for number, result in enumerate(results)
     ]
+
+
+def _roomy(results: Sequence[Source], options: Options, sent: AlreadySent) -> bool:
+    """Return True when no request limit can make a medium of ``results`` a placeholder.
+
+    Read from the items' kinds alone, before any payload: every image, link and
+    native block counts as an image (at least as many as would go), and a PDF
+    whose pages or bytes a limit counts is left to the full count.
+    """
+    images = 0
+    for result in results:
+        if result._texts is not None:
+            continue  # plain text only
+        for item in result._items:
+            kind = item.kind
+            if kind == PDF:
+                if options.native_pdf and (
+                    options.max_pdf_pages is not None or options.max_pdf_request_bytes is not None
+                ):
+                    return False
+            elif kind in _MEDIA:
+                images += 1
+    if not images or not options.image_input:
+        return True
+    total = sent.images + images
+    if options.max_images is not None and total > options.max_images:
+        return False
+    many = options.many_images
+    return many is None or options.many_images_max_side is None or total <= many
 
 
 def _deny(denied: dict[int, dict[int, str]], medium: _Medium, why: str) -> None:

@@ -10,12 +10,13 @@ import copy
 import io
 import json
 from typing import Any
+from unittest import mock
 
 from convert_samples import PDF, b64
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from toolwire.convert import ToolResult, format_tool_results, report_call
+from toolwire.convert import ToolResult, _budget, format_tool_results, report, report_call
 
 
 def _image(width: int, height: int, fmt: str) -> dict[str, Any]:
@@ -123,3 +124,34 @@ def test_the_budget_keeps_every_limit(
         assert already["pdf_pages"] + pages <= limits["max_pdf_pages"]
     if limits["max_pdf_request_bytes"] is not None and pdf_bytes:
         assert already["pdf_bytes"] + pdf_bytes <= limits["max_pdf_request_bytes"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wires, calls, options_strategy, sent_strategy, st.booleans())
+def test_a_call_within_every_limit_is_sent_as_the_full_count_sends_it(
+    wire: str, call: list[list[int]], limits: dict[str, Any], already: dict[str, int], one: bool
+) -> None:
+    """The budget skips counting a call that no limit can reach (read from the items'
+    kinds): whatever it skips, the full count would have denied nothing either."""
+    contents = [[copy.deepcopy(POOL[n][0]) for n in picks] for picks in call]
+    options = {"image_input": True, "native_pdf": True, **limits}
+    if wire == "openai":
+        options["hoist"] = True
+
+    def convert() -> Any:
+        # fresh results: a payload's strict check is remembered by its item
+        fresh = [
+            ToolResult(name="tool", id=f"call_{k}", content=content)
+            for k, content in enumerate(contents)
+        ]
+        if one:  # each result's own budget (``to``, ``report``), else the call's
+            return [(r.to(wire, **options), report(wire, r, **options)) for r in fresh]
+        return (
+            format_tool_results(wire, fresh, **options, already_sent=already),
+            report_call(wire, fresh, **options, already_sent=already),
+        )
+
+    shortcut = convert()
+    with mock.patch.object(_budget, "_roomy", return_value=False) as roomy:
+        assert convert() == shortcut
+    event(f"counted in full: {roomy.called}")
