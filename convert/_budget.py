@@ -183,7 +183,8 @@ def within_budget(
 ) -> list[Any]:
     """Return ``results`` with each result that holds media as a :class:`BudgetView`: the
     media past a request limit are placeholders there, and a block that meets the view
-    does not count it again (``own_budget``). Plain-text results are returned as they are.
+    does not count it again (``own_budget``). Plain-text results are returned as they are,
+    and so is every result when no limit can be reached (``_roomy``: nothing to deny).
 
     ``hoisting``: media go into the user turn (``format_tool_results`` with ``hoist``).
     """
