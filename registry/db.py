@@ -70,6 +70,10 @@ DATABASE_URL_ENV = "TOOLWIRE_DATABASE_URL"
 DATABASE_FILE = "registry.sqlite3"
 VERSION_TABLE = "toolwire_alembic_version"
 BUSY_TIMEOUT_MS = 5000
+#: The least time a connection waits for another that switches a new file to WAL (see
+#: ``_journal_mode_wal``): that switch writes and syncs the file's first page, which
+#: can take seconds on a disk busy with other writes.
+WAL_SWITCH_WAIT_S = 30.0
 #: The version table as alembic creates it (``version_table_impl`` of alembic's
 #: DefaultImpl), for the databases created without migrations; a test compares them.
 version_table = sa.Table(
@@ -302,8 +306,10 @@ def _journal_mode_wal(cursor: sqlite3.Cursor, busy_timeout_ms: int) -> None:
     On a new, empty file, connections that set WAL at the same moment get "database
     is locked" at once: SQLite does not wait there (the busy timeout is not used).
     Once one has switched, the mode is in the file and setting it again is a read.
+    The others wait for the switch for the busy timeout, and at least
+    ``WAL_SWITCH_WAIT_S``: it syncs the file, which a busy disk can make slow.
     """
-    deadline = time.monotonic() + busy_timeout_ms / 1000
+    deadline = time.monotonic() + max(busy_timeout_ms / 1000, WAL_SWITCH_WAIT_S)
     while True:
         try:
             cursor.execute("PRAGMA journal_mode = WAL")

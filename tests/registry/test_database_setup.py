@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +102,29 @@ def test_processes_switching_a_new_file_to_wal_at_once_all_succeed(tmp_path: Pat
     while not failures.empty():
         found.append(failures.get())
     assert found == []
+
+
+def test_a_slow_switch_to_wal_is_waited_for_past_the_busy_timeout(tmp_path: Path) -> None:
+    # Another connection holds the new file's lock (as a switch to WAL does while it
+    # syncs the first page) for far longer than this engine's busy timeout: the
+    # connection waits for it instead of failing with "database is locked".
+    path = tmp_path / "slow.sqlite3"
+    path.touch()
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("CREATE TABLE held (x)")
+    release = threading.Timer(0.6, holder.execute, args=("COMMIT",))
+    engine = db.create_engine(f"sqlite:///{path}", busy_timeout_ms=50)
+    release.start()
+    try:
+        started = time.monotonic()
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert time.monotonic() - started >= 0.5  # it waited for the holder
+    finally:
+        release.join()
+        holder.close()
+        engine.dispose()
 
 
 def test_write_transactions_take_the_lock_at_begin(tmp_path: Path) -> None:
