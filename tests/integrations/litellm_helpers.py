@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import litellm
 from providers import KEY, ProviderServer
+from tiny_media import PDF, PNG
 
 T = TypeVar("T")
 #: one event loop for every LiteLLM test: LiteLLM keeps its clients and its logging
@@ -30,15 +30,6 @@ FEW = {
     "gemini": "gemini-3-flash-few-ignorer",
     "openai": "gpt-4o-few-ignorer",
 }
-
-# A real 1x1 PNG and a small PDF; their base64 must never reach a model as text.
-PNG = base64.b64encode(
-    bytes.fromhex(
-        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-        "0000000d4944415478da63f8cfc0f01f0005fe02fe0de6a3ab0000000049454e44ae426082"
-    )
-).decode()
-PDF = base64.b64encode(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n").decode()
 
 
 def media_parts() -> list[dict[str, Any]]:

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
 import pytest
 from cli_helpers import cli, failed, ok, run
 from click.testing import CliRunner
+from tiny_media import PDF, PNG
 
-# A real 1x1 PNG and a small PDF.
-PNG = base64.b64encode(
-    bytes.fromhex(
-        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-        "0000000d4944415478da63f8cfc0f01f0005fe02fe0de6a3ab0000000049454e44ae426082"
-    )
-).decode()
-PDF = base64.b64encode(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n").decode()
 IMAGE = {"type": "image", "data": PNG, "mimeType": "image/png"}
 DOCUMENT = {
     "type": "resource",
