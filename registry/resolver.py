@@ -139,10 +139,6 @@ class _Decided:
         """What changed the value after the claim decided it (after the claim's fields)."""
         return {}
 
-    def _claim_value(self, value: Any) -> Any:
-        """A claim's value as JSON (MIME types as a list for a limit)."""
-        return value
-
     def as_dict(self) -> dict[str, Any]:
         """Return the trace entry as JSON-ready data."""
         claim = self.claim
@@ -157,7 +153,7 @@ class _Decided:
             "ignored": [
                 {
                     "decided_by": where,
-                    "value": self._claim_value(c.value),
+                    "value": _values.json_value(c.value),  # MIME types as a list
                     "status": c.status,
                     "stale": stale,
                 }
@@ -219,9 +215,6 @@ class LimitTrace(_Decided):
     def value_json(self) -> dict[str, Any]:
         """The deciding claim's value (MIME types as a list)."""
         return {"value": _values.json_value(self.value)}
-
-    def _claim_value(self, value: Any) -> Any:
-        return _values.json_value(value)
 
 
 def _no_limits() -> Mapping[str, _values.ClaimValue]:
