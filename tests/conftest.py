@@ -29,10 +29,21 @@ import pytest
 from cli_helpers import ops_runner
 from click.testing import CliRunner
 from clock import TEST_DAY
+from hypothesis import HealthCheck, settings
 from toolwire.registry import evidence
 from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
+
+# The property tests draw new examples on every run on a developer's machine. Under
+# TOOLWIRE_HYPOTHESIS=ci (``.ci/run`` sets it) each test's examples derive from the test
+# itself, the same on every run: a submission's CI run checks the same cases every time
+# and cannot fail on an example drawn by chance, and a slow shared machine fails no
+# health check for slow data generation.
+settings.register_profile(
+    "ci", derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("TOOLWIRE_HYPOTHESIS", "default"))
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 # The cluster lives in memory where the machine has a tmpfs: CREATE DATABASE copies a
