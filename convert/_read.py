@@ -15,9 +15,10 @@ import binascii
 import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 from ._items import placeholder
-from ._values import canonical_json, describe
+from ._values import canonical_json, describe, text
 from .errors import InvalidBlock
 
 __all__ = [
@@ -144,6 +145,12 @@ def media_item(mime: str, data: object, uri: str = "") -> dict[str, Any]:
     if kind in ("image", "audio"):
         return {"type": kind, "data": data, "mimeType": mime}
     return {"type": "resource", "resource": {"uri": uri, "mimeType": mime, "blob": data}}
+
+
+def name_uri(name: str) -> str:
+    """Return the URI of a file a block names: the name percent-encoded, lone
+    surrogates (which ``json.loads`` lets through) replaced first, as no URI holds them."""
+    return quote(text(name), safe="")
 
 
 def pdf_item(data: object, title: str = "", uri: str = "") -> dict[str, Any]:

@@ -70,7 +70,6 @@ import binascii
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
 
 from .. import _read
 from .._budget import own_budget
@@ -308,22 +307,24 @@ def _media_item(kind: str, media: Mapping[str, Any]) -> dict[str, Any] | None:
         return _read.media_item(mime, payload)
     name = media.get("name")
     name = name if isinstance(name, str) and name else DEFAULT_NAME
+    if not isinstance(form, str):
+        return None
     if form in _TEXT_FORMATS:
         text = source.get("text") if isinstance(source, Mapping) else None
         if not isinstance(text, str):
             text = _utf8(payload)
         if text is None:
             return None
-        uri = quote(f"{name}.{form}", safe="")
+        uri = _read.name_uri(f"{name}.{form}")
         resource = {"uri": uri, "mimeType": _TEXT_FORMATS[form], "text": text}
         return {"type": "resource", "resource": resource}
-    mime = _BLOB_FORMATS.get(form) if isinstance(form, str) else None
+    mime = _BLOB_FORMATS.get(form)
     if mime is None or not isinstance(payload, (str, bytes, bytearray)):
         return None
     if form == "pdf":
         title = "" if name == DEFAULT_NAME else name
-        return _read.pdf_item(payload, title, uri=quote(f"{name}.pdf", safe=""))
-    return _read.media_item(mime, payload, uri=quote(f"{name}.{form}", safe=""))
+        return _read.pdf_item(payload, title, uri=_read.name_uri(f"{name}.pdf"))
+    return _read.media_item(mime, payload, uri=_read.name_uri(f"{name}.{form}"))
 
 
 def _utf8(payload: object) -> str | None:

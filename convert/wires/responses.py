@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
 
 from .. import _read
 from .._budget import own_budget
@@ -174,8 +173,8 @@ def _item(part: Mapping[str, Any]) -> dict[str, Any]:
         found = _read.split_data_url(part.get("file_data"))
         if found is not None:
             if found[0].lower() == "application/pdf":
-                return _read.pdf_item(found[1], pdf_title(name), uri=quote(name, safe=""))
-            return _read.media_item(*found, uri=quote(name, safe=""))
+                return _read.pdf_item(found[1], pdf_title(name), uri=_read.name_uri(name))
+            return _read.media_item(*found, uri=_read.name_uri(name))
         url = part.get("file_url")
         if isinstance(url, str) and url:
             return _read.url_link(url, "application/pdf", name)

@@ -179,3 +179,59 @@ def test_an_equal_hash_option_value_is_refused_before_and_after_its_equal(
         with pytest.raises(InvalidOption):
             result.to(wire, image_input=value)
         result.to(wire, image_input=bool(value == 1))
+
+
+# -- names and formats a block carries back -----------------------------------------------
+
+_PDF_B64 = "JVBERi0="  # "%PDF-"
+
+
+@pytest.mark.parametrize("form", [[], {}, ["pdf"], 3, None])
+def test_a_bedrock_document_format_that_is_not_a_string_reads_as_its_placeholder(
+    form: object,
+) -> None:
+    block = {
+        "toolResult": {
+            "toolUseId": "c1",
+            "content": [{"document": {"format": form, "name": "a", "source": {"bytes": _PDF_B64}}}],
+        }
+    }
+    result = ToolResult.from_wire("bedrock", block)
+    [item] = result.content
+    assert item["type"] == "text" and item["text"].startswith("[document]")
+    assert _PDF_B64 not in item["text"]
+
+
+@pytest.mark.parametrize("form", ["pdf", "txt", "csv"])
+def test_a_bedrock_document_name_with_a_lone_surrogate_reads_back_replaced(form: str) -> None:
+    name = json.loads('"report\\ud800"')
+    source = {"bytes": _PDF_B64 if form == "pdf" else b64(b"a,b\n")}
+    block = {
+        "toolResult": {
+            "toolUseId": "c1",
+            "content": [{"document": {"format": form, "name": name, "source": source}}],
+        }
+    }
+    [item] = ToolResult.from_wire("bedrock", block).content
+    if item["type"] == "document":  # a named PDF keeps its title
+        assert item["title"] == "report\ufffd"
+    else:
+        assert item["resource"]["uri"] == f"report%EF%BF%BD.{form}"
+    json.dumps(item, default=dict).encode("utf-8")  # every string of it can be sent
+
+
+@pytest.mark.parametrize("mime", ["application/pdf", "image/png"])
+def test_a_responses_file_name_with_a_lone_surrogate_reads_back_replaced(mime: str) -> None:
+    data = _PDF_B64 if mime == "application/pdf" else b64(PNG)
+    part = {
+        "type": "input_file",
+        "filename": json.loads('"scan\\udfff.bin"'),
+        "file_data": f"data:{mime};base64,{data}",
+    }
+    block = {"type": "function_call_output", "call_id": "c1", "output": [part]}
+    [item] = ToolResult.from_wire("responses", block).content
+    json.dumps(item, default=dict).encode("utf-8")  # every string of it can be sent
+    if mime == "image/png":  # an image item holds no name
+        assert item["type"] == "image" and item["data"] == data
+    else:
+        assert item["type"] == "document" and item["title"] == "scan\ufffd.bin"
