@@ -46,7 +46,7 @@ from ._hoist import hoist_reason
 from ._items import IMAGE, LINK, NATIVE, OTHER, PDF, Item
 from ._options import Options
 from ._wire import Source, View, Wire
-from .errors import InvalidOption
+from .errors import InvalidOption, describe
 
 __all__ = ["AlreadySent", "BudgetView", "already_sent", "applies", "own_budget", "within_budget"]
 
@@ -99,7 +99,7 @@ def already_sent(value: object) -> AlreadySent:
             raise InvalidOption(f"already_sent has no field {key!r} (known: {known})")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InvalidOption(
-                f"already_sent[{key!r}] must be a whole number of at least 0, not {count!r}"
+                f"already_sent[{key!r}] must be a whole number of at least 0, not {describe(count)}"
             )
         counts[key] = int(count)
     return AlreadySent(**counts)

@@ -8,7 +8,7 @@ from typing import Any
 from ._api import format_tool_results
 from ._idrules import kept as kept_refusal
 from ._result import ToolResult
-from .errors import InvalidBlock, InvalidId, InvalidOption, UnknownWire
+from .errors import InvalidBlock, InvalidId, InvalidOption, UnknownWire, describe
 from .wires import TABLE
 
 __all__ = ["convert_tool_results"]
@@ -57,7 +57,9 @@ def convert_tool_results(
         not isinstance(names, Mapping)
         or not all(type(key) is str and type(value) is str for key, value in names.items())
     ):
-        raise InvalidOption(f"names must map call ids to tool names (strings), not {names!r}")
+        raise InvalidOption(
+            f"names must map call ids to tool names (strings), not {describe(names)}"
+        )
     kept = source_wire == target_wire and not _other_rule(target_wire, unknown.get("id_rule"))
     if kept:
         unknown.pop("ids", None)  # ids go back to the provider that minted them as they are

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ._idrules import MISTRAL, IdRule, check_value, shown
-from .errors import InvalidId, InvalidOption, UnknownWire
+from .errors import InvalidId, InvalidOption, UnknownWire, describe
 from .wires import TABLE
 
 __all__ = ["ID_RULES", "NAME_RULES", "IdMap", "map_pair", "prepare_ids"]
@@ -244,7 +244,7 @@ def prepare_ids(ids: object, id_rule: object) -> tuple[IdMap | None, IdRule | No
     if id_rule is not None:
         if not isinstance(id_rule, str) or id_rule not in ID_RULES:
             raise InvalidOption(
-                f"id_rule must be one of {', '.join(sorted(ID_RULES))}, not {id_rule!r}"
+                f"id_rule must be one of {', '.join(sorted(ID_RULES))}, not {describe(id_rule)}"
             )
         rule = ID_RULES[id_rule]
     if ids is not None and not isinstance(ids, IdMap):

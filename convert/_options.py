@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
-from .errors import InvalidOption, UnknownOption
+from .errors import InvalidOption, UnknownOption, describe
 
 __all__ = [
     "ALL_OPTIONS",
@@ -156,11 +156,11 @@ def _check(name: str, value: object) -> object:
         flag = as_flag(value)
         if flag is not None:
             return flag
-        raise InvalidOption(f"option {name!r} must be true or false, not {value!r}")
+        raise InvalidOption(f"option {name!r} must be true or false, not {describe(value)}")
     if isinstance(value, str) and _TAG.fullmatch(value):
         return value
     raise InvalidOption(
-        f"option {name!r} must be an XML tag name such as 'tool_response', not {value!r}"
+        f"option {name!r} must be an XML tag name such as 'tool_response', not {describe(value)}"
     )
 
 
@@ -174,16 +174,18 @@ def check_limit(name: str, value: object) -> int | frozenset[str]:
         if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Collection):
             raise InvalidOption(
                 f"option {name!r} must be a collection of MIME types such as"
-                f" ['image/png'], not {value!r}"
+                f" ['image/png'], not {describe(value)}"
             )
         mimes = []
         for mime in value:
             if not isinstance(mime, str):
-                raise InvalidOption(f"option {name!r} holds a non-string MIME type: {mime!r}")
+                raise InvalidOption(
+                    f"option {name!r} holds a non-string MIME type: {describe(mime)}"
+                )
             mimes.append(mime.split(";", 1)[0].strip().lower())
         return frozenset(mimes)
     least = 1 if name in SIZES else 0
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         what = "a whole number of at least 1" if least else "a whole number of at least 0"
-        raise InvalidOption(f"option {name!r} must be {what}, not {value!r}")
+        raise InvalidOption(f"option {name!r} must be {what}, not {describe(value)}")
     return int(value)

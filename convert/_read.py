@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from ._items import placeholder
-from ._values import canonical_json, describe, text
-from .errors import InvalidBlock
+from ._values import canonical_json, text
+from .errors import InvalidBlock, describe
 
 __all__ = [
     "NOT_JSON",

@@ -10,8 +10,8 @@ from . import _items, _payloads, _values
 from ._idmap import map_pair, prepare_ids
 from ._options import as_flag
 from ._tasks import is_task, outcome
-from ._values import as_mapping, describe
-from .errors import InvalidBlock, InvalidToolResult, UnknownWire
+from ._values import as_mapping
+from .errors import InvalidBlock, InvalidToolResult, UnknownWire, describe
 from .wires import FLAG_PLANS, TABLE, flag_plan, plan, read_block
 
 __all__ = ["ToolResult"]

@@ -34,8 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._values import describe
-from .errors import InvalidToolResult
+from .errors import InvalidToolResult, describe
 
 __all__ = ["is_task", "outcome"]
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .errors import InvalidToolResult
+from .errors import InvalidToolResult, describe
 
 __all__ = [
     "MAX_DEPTH",
@@ -30,9 +30,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The key a structured value that is not an object goes under where a wire's
 #: field takes objects only (gemini ``response``, bedrock ``json``).
 WRAPPER = "result"
-#: How many characters of a string :func:`describe` shows.
-SHOWN = 80
-_BIG = 10**SHOWN
 
 
 def canonical_json(value: object) -> str:
@@ -59,29 +56,6 @@ def text(value: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub("\ufffd", value)
     return value
-
-
-def describe(value: object) -> str:
-    """Return a short description of any value for an error message, in O(1).
-
-    None, booleans, small numbers and the first ``SHOWN`` characters of a
-    string are shown as ``repr`` shows them; anything else by its type name
-    (and length): never walked, so neither deep nor huge values cost anything.
-    """
-    kind = type(value)
-    if value is None or kind is bool or kind is float:
-        return repr(value)
-    if kind is int:
-        return repr(value) if -_BIG < value < _BIG else "a large int"
-    if isinstance(value, str):
-        if len(value) <= SHOWN:
-            return repr(str(value))
-        return f"{str(value)[:SHOWN]!r}... ({len(value)} characters)"
-    try:
-        size = len(value)  # type: ignore[arg-type]
-    except Exception:
-        return kind.__name__
-    return f"{kind.__name__} of length {size}"
 
 
 def structured(value: object) -> tuple[Any, str]:

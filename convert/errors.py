@@ -42,6 +42,34 @@ __all__ = [
 ]
 
 
+#: How many characters of a string :func:`describe` shows.
+SHOWN = 80
+_BIG = 10**SHOWN
+
+
+def describe(value: object) -> str:
+    """Return a short description of any value for an error message, in O(1).
+
+    None, booleans, small numbers and the first ``SHOWN`` characters of a
+    string are shown as ``repr`` shows them; anything else by its type name
+    (and length): never walked, so neither deep nor huge values cost anything.
+    """
+    kind = type(value)
+    if value is None or kind is bool or kind is float:
+        return repr(value)
+    if kind is int:
+        return repr(value) if -_BIG < value < _BIG else "a large int"
+    if isinstance(value, str):
+        if len(value) <= SHOWN:
+            return repr(str(value))
+        return f"{str(value)[:SHOWN]!r}... ({len(value)} characters)"
+    try:
+        size = len(value)  # type: ignore[arg-type]
+    except Exception:
+        return kind.__name__
+    return f"{kind.__name__} of length {size}"
+
+
 class ToolwireError(Exception):
     """Base class of every error raised by toolwire."""
 
@@ -56,7 +84,7 @@ class UnknownWire(ConvertError, ValueError):
     def __init__(self, wire: object, valid: Iterable[str]) -> None:
         valid = sorted(valid)
         hint = _closest(wire, valid)
-        super().__init__(f"unknown wire {wire!r}{hint}; valid wires: {', '.join(valid)}")
+        super().__init__(f"unknown wire {describe(wire)}{hint}; valid wires: {', '.join(valid)}")
         self.wire = wire
 
 
@@ -64,7 +92,7 @@ class UnknownKind(ConvertError, ValueError):
     """A media kind other than ``"image"`` or ``"pdf"``."""
 
     def __init__(self, kind: object) -> None:
-        super().__init__(f"unknown media kind {kind!r}; valid kinds: image, pdf")
+        super().__init__(f"unknown media kind {describe(kind)}; valid kinds: image, pdf")
         self.kind = kind
 
 

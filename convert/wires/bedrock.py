@@ -77,8 +77,9 @@ from .._idrules import IdRule, checker
 from .._items import IMAGE, IMAGE_MIMES, PDF, Form, native_media
 from .._links import pdf_filename
 from .._options import IMAGE_LIMITS, PDF_LIMITS, Options
-from .._values import describe, wrapped
+from .._values import wrapped
 from .._wire import Result, Wire
+from ..errors import describe
 
 #: Bedrock's documented limits, decoded bytes (MB read as 10**6: the stricter reading).
 MAX_IMAGE_BYTES = 3_750_000

@@ -28,8 +28,9 @@ from typing import Any
 
 from .. import _read
 from .._options import _TAG, Options
-from .._values import canonical_json, describe
+from .._values import canonical_json
 from .._wire import Result, Wire
+from ..errors import describe
 
 
 def block(result: Result, options: Options) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from convert_checks import WIRES
 from convert_samples import PNG, b64
-from toolwire.convert import InvalidBlock, InvalidOption, InvalidToolResult, ToolResult
+from toolwire.convert import InvalidBlock, InvalidOption, InvalidToolResult, ToolResult, UnknownWire
 
 #: the wires whose blocks carry structured content back (the others: its JSON as text)
 STRUCTURED_WIRES = ("anthropic", "gemini", "bedrock")
@@ -235,3 +235,32 @@ def test_a_responses_file_name_with_a_lone_surrogate_reads_back_replaced(mime: s
         assert item["type"] == "image" and item["data"] == data
     else:
         assert item["type"] == "document" and item["title"] == "scan\ufffd.bin"
+
+
+# -- a bad value of any size is described, never printed whole ---------------------------
+
+
+@pytest.mark.parametrize(
+    "value", [-(10**5000), "w" * 10**6, _nested(5000)], ids=["huge int", "long string", "deep list"]
+)
+def test_a_bad_value_of_any_size_is_described_in_one_short_line(value: object) -> None:
+    from toolwire.convert import format_tool_results, wire_options
+
+    result = ToolResult(id="c1", name="tool")
+    calls = {
+        "wire": lambda: wire_options(value),  # type: ignore[arg-type]
+        "flag": lambda: result.to("anthropic", image_input=value),  # type: ignore[arg-type]
+        "limit": lambda: result.to("anthropic", max_images=value),
+        "tag": lambda: result.to("hermes", response_tag=value),  # type: ignore[arg-type]
+        "id_rule": lambda: result.to("openai", id_rule=value),
+        "already_sent": lambda: format_tool_results(
+            "anthropic",
+            [result],
+            already_sent={"images": value},  # type: ignore[dict-item]
+        ),
+    }
+    for name, call in calls.items():
+        with pytest.raises((InvalidOption, UnknownWire)) as raised:
+            call()
+        message = str(raised.value)
+        assert len(message) < 400 and "\n" not in message, (name, message[:200])
