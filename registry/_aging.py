@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 
 from . import _validate as check
 from ._output import plural
+from .errors import InvalidInput
 from .records import Claim
 from .tables import evidence_policy_table, observation_table, utcnow
 from .vocab import (
@@ -88,7 +89,13 @@ def stale_cutoff(stale_days: object, today: object = None) -> date | None:
     if stale_days is None:
         return None
     days = check_days(stale_days, "stale_days")
-    return (check_day(today, "today") or utcnow().date()) - timedelta(days=days)
+    day = check_day(today, "today") or utcnow().date()
+    try:
+        return day - timedelta(days=days)
+    except OverflowError:
+        raise InvalidInput(
+            f"invalid stale_days {days}: counts back past the year 1 from {day}"
+        ) from None
 
 
 def read_policy(connection: Connection) -> Mapping[str, int | None]:

@@ -54,6 +54,8 @@ def compile_rule(pattern: str) -> RuleRegex:
 
 def fullmatch(regex: RuleRegex, model_id: str) -> bool:
     """Return whether ``regex`` matches the whole of ``model_id``."""
+    if not isinstance(model_id, str):  # no model id: no rule matches it
+        return False
     try:
         return regex.fullmatch(model_id) is not None
     except UnicodeEncodeError:  # a lone surrogate: no rule matches it

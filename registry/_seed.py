@@ -29,7 +29,7 @@ from ._write.claims import ClaimInput
 from ._write.engines import ENGINE_FIELDS, EngineEntry
 from ._write.transaction import CLAIM_FIELDS
 from ._writer import Writer
-from .errors import InvalidRule, InvalidSeed
+from .errors import InvalidInput, InvalidRule, InvalidSeed
 from .vocab import EVIDENCE_STATUSES, POLICY_MAX_DAYS
 
 __all__ = [
@@ -332,7 +332,12 @@ def seed(registry: Batches) -> SeedReport:
 
     :raises InvalidSeed: for a seed file that breaks the format.
     :raises RegistryError: for a seed value the registry refuses.
+    :raises InvalidInput: for a ``registry`` that is not a ``Registry``.
     """
+    if not callable(getattr(registry, "batch", None)):
+        raise InvalidInput(
+            f"cannot seed {type(registry).__name__}: pass a Registry (e.g. Registry(url))"
+        )
     data = load_seed()
     with registry.batch() as writer:
         return apply_seed(writer, data)

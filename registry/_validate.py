@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import parse_qsl, urlsplit
 
 from toolwire.convert import WIRES, carries_native
+from toolwire.convert.errors import describe as describe  # for messages, re-exported
 
 from ._rules import compile_rule
 from .errors import (
@@ -29,6 +31,31 @@ _BAD_IN_ID = re.compile(
 )
 
 
+def seconds(value: object, what: str, most: int) -> float:
+    """Return a number of seconds from 0 to ``most``.
+
+    :raises InvalidInput: for anything else (a bool, a string, NaN, infinity).
+    """
+    if type(value) not in (int, float) or not 0 <= value <= most:  # type: ignore[operator]
+        raise InvalidInput(
+            f"invalid {what} {describe(value)}: must be a number of seconds, 0 to {most}"
+        )
+    return float(value)  # type: ignore[arg-type]
+
+
+def model_ids(values: object) -> list[str]:
+    """Return a collection of model ids as a checked list.
+
+    :raises InvalidInput: for a single string or anything that is not a collection.
+    :raises InvalidModelId: for a malformed model id.
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInput(
+            f"invalid models {describe(values)}: must be a list of model ids, not one id"
+        )
+    return [model_id(value) for value in values]
+
+
 def capability(name: object) -> str:
     """Return a valid capability name.
 
@@ -36,7 +63,7 @@ def capability(name: object) -> str:
     """
     if not isinstance(name, str) or not CAPABILITY_RE.fullmatch(name):
         raise InvalidCapability(
-            f"invalid capability {name!r}: use lowercase letters, digits and _ "
+            f"invalid capability {describe(name)}: use lowercase letters, digits and _ "
             "(a letter first, at most 64 characters)"
         )
     return name
@@ -49,7 +76,7 @@ def status(value: object) -> str:
     """
     if value not in EVIDENCE_STATUSES:
         raise InvalidStatus(
-            f"invalid evidence status {value!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
+            f"invalid evidence status {describe(value)}; valid: {', '.join(EVIDENCE_STATUSES)}"
         )
     assert isinstance(value, str)
     return value
@@ -61,7 +88,7 @@ def wire(name: object) -> str:
     :raises InvalidWire: unless it is one of ``toolwire.convert.WIRES``.
     """
     if name not in WIRES:
-        raise InvalidWire(f"invalid wire {name!r}; valid: {', '.join(WIRES)}")
+        raise InvalidWire(f"invalid wire {describe(name)}; valid: {', '.join(WIRES)}")
     assert isinstance(name, str)
     return name
 
@@ -82,10 +109,10 @@ def native_form(wire_name: object, kind: object) -> tuple[str, str]:
     """
     name = wire(wire_name)
     if kind not in MEDIA_KINDS:
-        raise InvalidInput(f"invalid media kind {kind!r}; valid: {', '.join(MEDIA_KINDS)}")
+        raise InvalidInput(f"invalid media kind {describe(kind)}; valid: {', '.join(MEDIA_KINDS)}")
     assert isinstance(kind, str)
     if not carries_native(name, kind):
-        raise InvalidWire(f"wire {name!r} has no native {kind} form to record evidence for")
+        raise InvalidWire(f"wire {describe(name)} has no native {kind} form to record evidence for")
     return name, kind
 
 
@@ -96,12 +123,12 @@ def model_id(value: object) -> str:
         control characters.
     """
     if not isinstance(value, str) or not value:
-        raise InvalidModelId(f"invalid model id {value!r}: must be a non-empty string")
+        raise InvalidModelId(f"invalid model id {describe(value)}: must be a non-empty string")
     if len(value) > MODEL_ID_MAX:
         raise InvalidModelId(f"invalid model id: longer than {MODEL_ID_MAX} characters")
     if _BAD_IN_ID.search(value):
         raise InvalidModelId(
-            f"invalid model id {value!r}: whitespace and control characters are not allowed"
+            f"invalid model id {describe(value)}: whitespace and control characters are not allowed"
         )
     return value
 
@@ -113,7 +140,7 @@ def engine_name(value: object) -> str:
     """
     if not isinstance(value, str) or not ENGINE_NAME_RE.fullmatch(value):
         raise InvalidInput(
-            f"invalid engine name {value!r}: use lowercase letters, digits, '.', '_', '-' "
+            f"invalid engine name {describe(value)}: use lowercase letters, digits, '.', '_', '-' "
             "(at most 64 characters)"
         )
     return value
@@ -125,7 +152,9 @@ def engine_kind(value: object) -> str:
     :raises InvalidInput: unless it is one of ``ENGINE_KINDS``.
     """
     if value not in ENGINE_KINDS:
-        raise InvalidInput(f"invalid engine kind {value!r}; valid: {', '.join(ENGINE_KINDS)}")
+        raise InvalidInput(
+            f"invalid engine kind {describe(value)}; valid: {', '.join(ENGINE_KINDS)}"
+        )
     assert isinstance(value, str)
     return value
 
@@ -138,9 +167,11 @@ def rule_pattern(pattern: object, match: str) -> str:
     :raises InvalidModelId: for an exact pattern that is not a valid model id.
     """
     if match not in MATCH_KINDS:
-        raise InvalidRule(f"invalid match kind {match!r}; valid: {', '.join(MATCH_KINDS)}")
+        raise InvalidRule(f"invalid match kind {describe(match)}; valid: {', '.join(MATCH_KINDS)}")
     if not isinstance(pattern, str) or not pattern or len(pattern) > PATTERN_MAX:
-        raise InvalidRule(f"invalid rule pattern {pattern!r}: 1 to {PATTERN_MAX} characters")
+        raise InvalidRule(
+            f"invalid rule pattern {describe(pattern)}: 1 to {PATTERN_MAX} characters"
+        )
     if match == "exact":
         return model_id(pattern)
     compile_rule(pattern)
@@ -154,7 +185,7 @@ def actor(value: object, what: str = "recorded_by") -> str:
     """
     if not isinstance(value, str) or not value.strip() or len(value) > 128 or "\n" in value:
         raise InvalidInput(
-            f"invalid {what} {value!r}: a non-empty name, one line, at most 128 characters"
+            f"invalid {what} {describe(value)}: a non-empty name, one line, at most 128 characters"
         )
     return text(value, what)
 
@@ -169,10 +200,10 @@ def text(value: object, what: str) -> str:
         (PostgreSQL stores neither; SQLite would, so the check is the same everywhere).
     """
     if not isinstance(value, str):
-        raise InvalidInput(f"invalid {what} {value!r}: must be a string")
+        raise InvalidInput(f"invalid {what} {describe(value)}: must be a string")
     if _NOT_TEXT.search(value):
         raise InvalidInput(
-            f"invalid {what} {value!r}: NUL and lone surrogates (not UTF-8) are not text"
+            f"invalid {what} {describe(value)}: NUL and lone surrogates (not UTF-8) are not text"
         )
     return value
 
@@ -209,7 +240,7 @@ def base_url(value: object) -> str:
     :raises InvalidInput: for anything else, without repeating the credentials.
     """
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput(f"invalid base_url {value!r}: must be a non-empty string")
+        raise InvalidInput(f"invalid base_url {describe(value)}: must be a non-empty string")
     if len(value) > BASE_URL_MAX:
         raise InvalidInput(f"invalid base_url: longer than {BASE_URL_MAX} characters")
     text(value, "base_url")

@@ -12,6 +12,8 @@ import re
 from collections.abc import Collection
 from typing import TypeAlias
 
+from toolwire.convert.errors import describe
+
 from .errors import InvalidInput
 
 __all__ = [
@@ -49,26 +51,26 @@ def check_value(kind: str, value: object, capability: str = "claim") -> ClaimVal
     if kind == "bool":
         if isinstance(value, bool):
             return value
-        raise InvalidInput(f"invalid {capability} value {value!r}: must be true or false")
+        raise InvalidInput(f"invalid {capability} value {describe(value)}: must be true or false")
     if kind == "int":
         if type(value) is int and 1 <= value <= INT_MAX:
             return value
         raise InvalidInput(
-            f"invalid {capability} value {value!r}: must be a whole number, 1 to {INT_MAX}"
+            f"invalid {capability} value {describe(value)}: must be a whole number, 1 to {INT_MAX}"
         )
     if kind == "mimes":
         return _mimes(value, capability)
-    raise InvalidInput(f"invalid {capability} value {value!r}: unknown value kind {kind!r}")
+    raise InvalidInput(f"invalid {capability} value {describe(value)}: unknown value kind {kind!r}")
 
 
 def _mimes(value: object, capability: str) -> tuple[str, ...]:
-    what = f"invalid {capability} value {value!r}"
+    what = f"invalid {capability} value {describe(value)}"
     if isinstance(value, (str, bytes)) or not isinstance(value, Collection):
         raise InvalidInput(f"{what}: must be a list of MIME types such as image/png")
     found: set[str] = set()
     for item in value:
         if not isinstance(item, str) or not MIME_RE.fullmatch(item.lower()):
-            raise InvalidInput(f"{what}: {item!r} is not a MIME type such as image/png")
+            raise InvalidInput(f"{what}: {describe(item)} is not a MIME type such as image/png")
         found.add(item.lower())
     if not found:
         raise InvalidInput(f"{what}: must name at least one MIME type")
@@ -84,13 +86,16 @@ def parse_value(kind: str, text: str, capability: str = "claim") -> ClaimValue:
     if kind == "bool":
         flags = {"true": True, "false": False}
         if spelled.lower() not in flags:
-            raise InvalidInput(f"invalid {capability} value {text!r}: must be true or false")
+            raise InvalidInput(
+                f"invalid {capability} value {describe(text)}: must be true or false"
+            )
         return flags[spelled.lower()]
     if kind == "int":
         digits = spelled.replace("_", "")
         if not digits.isascii() or not digits.isdigit():
+            shown = describe(text)
             raise InvalidInput(
-                f"invalid {capability} value {text!r}: must be a whole number, 1 to {INT_MAX}"
+                f"invalid {capability} value {shown}: must be a whole number, 1 to {INT_MAX}"
             )
         return check_value(kind, int(digits), capability)
     if kind == "mimes":

@@ -9,11 +9,12 @@ signature and docstring.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection
 
+from . import _validate as check
 from ._public import shown_in_package
 from ._write.capabilities import Capabilities
 from ._write.claims import Claims
@@ -103,6 +104,12 @@ class Writer(Transaction):
         :raises UnknownEngine, UnknownModel, UnknownRule: for a row that does not exist.
         :raises InvalidInput: for a field that cannot change this way.
         """
+        if not isinstance(values, Mapping) or not all(type(k) is str for k in values):
+            raise InvalidInput(
+                f"invalid values {check.describe(values)}: a mapping of field names to values"
+            )
+        if not values:
+            return False
         by, why = recorded_by, reason
         if entity == "engine":
             return self._engines.update_engine(engine, values, recorded_by=by, reason=why)

@@ -70,6 +70,7 @@ DATABASE_URL_ENV = "TOOLWIRE_DATABASE_URL"
 DATABASE_FILE = "registry.sqlite3"
 VERSION_TABLE = "toolwire_alembic_version"
 BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MAX_MS = 2**31 - 1  # SQLite's busy timeout is a C int of milliseconds
 #: The least time a connection waits for another that switches a new file to WAL (see
 #: ``_journal_mode_wal``): that switch writes and syncs the file's first page, which
 #: can take seconds on a disk busy with other writes.
@@ -163,6 +164,13 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine
     """
     if not isinstance(url, str) or "\x00" in url:
         raise DatabaseError("cannot open database: the URL must be a string without NUL")
+    if not url.isascii():
+        try:
+            url.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, from a non-UTF-8 argument
+            raise DatabaseError(
+                "cannot open database: the URL must be UTF-8 text (it holds a lone surrogate)"
+            ) from None
     if "://" not in url:
         raise DatabaseError(
             f"cannot open database: {url!r} is not a database URL; for an SQLite file give "
@@ -388,6 +396,10 @@ def wrap_errors(action: str) -> Iterator[None]:
         ) from None
     except OSError as error:  # e.g. the setup lock file next to an SQLite database
         raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
+    except OverflowError:  # an int argument bound to a statement, past 64 bits
+        raise InvalidInput(
+            f"{action}: a whole number past the largest the database holds (2**63 - 1)"
+        ) from None
     except Exception as error:
         if not isinstance(error, (exc.SQLAlchemyError, sqlite3.Error, _command_error())):
             raise

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from toolwire.convert.errors import ToolwireError
+from toolwire.convert.errors import ToolwireError, describe
 
 from ._public import shown_in_package
 
@@ -94,7 +94,7 @@ class UnknownEngine(RegistryError, LookupError):
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.name = name
         self.suggestions, hint = _closest(name, known)
-        super().__init__(f"unknown engine {name!r}{hint}")
+        super().__init__(f"unknown engine {describe(name)}{hint}")
 
 
 class UnknownModel(RegistryError, LookupError):
@@ -111,7 +111,7 @@ class UnknownModel(RegistryError, LookupError):
         self.model_id = model_id
         self.suggestions = suggestions or ()
         if suggestions is None:
-            super().__init__(f"engine {engine!r} has no model {model_id!r}")
+            super().__init__(f"engine {describe(engine)} has no model {describe(model_id)}")
         else:
             super().__init__(unnamed_model(engine, model_id, suggestions))
 
@@ -124,7 +124,7 @@ def closest_models(model_id: str, known: Iterable[str]) -> tuple[str, ...]:
 def unnamed_model(engine: str, model_id: str, suggestions: tuple[str, ...]) -> str:
     """Return the one line saying no recorded model nor rule of ``engine`` names ``model_id``."""
     hint = _hint(suggestions)
-    return f"model {model_id!r} is not recorded for {engine} and no rule names it{hint}"
+    return f"model {describe(model_id)} is not recorded for {engine} and no rule names it{hint}"
 
 
 class UnknownRule(RegistryError, LookupError):
@@ -133,7 +133,7 @@ class UnknownRule(RegistryError, LookupError):
     def __init__(self, engine: str, rule: int | str) -> None:
         self.engine = engine
         self.rule = rule
-        super().__init__(f"engine {engine!r} has no rule {rule!r}")
+        super().__init__(f"engine {describe(engine)} has no rule {describe(rule)}")
 
 
 class UnknownClaim(RegistryError, LookupError):
@@ -163,7 +163,7 @@ class UnknownCapability(InvalidCapability):
         self.name = name
         self.suggestions, hint = _closest(name, known)
         super().__init__(
-            f"unknown capability {name!r}{hint} "
+            f"unknown capability {describe(name)}{hint} "
             f"(add it with: toolwire capability add {name} --description TEXT)"
         )
 

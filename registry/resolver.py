@@ -488,8 +488,13 @@ class Resolver:
     """
 
     def __init__(self, registry: Registry, *, max_age: float = 0.5) -> None:
-        self.registry = registry
-        self.max_age = max_age
+        """Resolve against ``registry``.
+
+        :raises InvalidInput: for a ``registry`` that is not a ``Registry``, or a
+            ``max_age`` that is not a number of seconds from 0.
+        """
+        self.registry = _registry(registry)
+        self.max_age = check.seconds(max_age, "max_age", _MAX_AGE_MOST)
         self._lock = threading.Lock()
         self._revision: int | None = None
         self._checked = 0.0
@@ -545,7 +550,7 @@ class Resolver:
                 raise UnknownModel(engine, model, suggestions=found.suggestions)
             return found
         if not isinstance(engine, str):
-            raise InvalidInput(f"invalid engine {engine!r}: must be a string")
+            raise InvalidInput(f"invalid engine {check.describe(engine)}: must be a string")
         check.model_id(model)
         if wire is not None:
             check.wire(wire)
@@ -588,7 +593,7 @@ class Resolver:
             snapshot = self.registry.engine_snapshot(engine)
             ids = sorted(snapshot.models)
         else:
-            ids = [check.model_id(m) for m in models]
+            ids = check.model_ids(models)
             snapshot = self.registry.engine_snapshot(engine, models=ids)
         forms = self._wire_forms()
         with self.registry.reading("cannot read the evidence policy") as connection:
@@ -980,14 +985,27 @@ _resolvers: weakref.WeakKeyDictionary[Registry, Resolver] = weakref.WeakKeyDicti
 _resolvers_lock = threading.Lock()
 
 
+def _registry(registry: object) -> Registry:
+    """Return ``registry`` when it is a ``Registry``.
+
+    :raises InvalidInput: for anything else.
+    """
+    if not isinstance(registry, Registry):
+        raise InvalidInput(
+            f"invalid registry {check.describe(registry)}: pass a Registry (e.g. "
+            f"Registry(url)), not a {type(registry).__name__}"
+        )
+    return registry
+
+
+_MAX_AGE_MOST = 86_400  # a day: a resolver reads the revision at least that often
+
+
 def _resolver_for(registry: Registry | None) -> Resolver:
     """Return the resolver (and its cache) kept for ``registry`` or the default one."""
     global _default
-    if registry is not None and not isinstance(registry, Registry):
-        raise InvalidInput(
-            f"invalid registry {registry!r}: pass a Registry (e.g. Registry(url)), not "
-            f"a {type(registry).__name__}"
-        )
+    if registry is not None:
+        _registry(registry)
     found = _default if registry is None else _resolvers.get(registry)
     if found is not None:  # the hot path takes no lock
         return found

@@ -104,12 +104,14 @@ class Registry:
 
         :raises NoRegistry: without ``create``, when there is no registry at ``url``.
         :raises DatabaseError: when the database cannot be opened or set up.
-        :raises InvalidInput: for a ``url`` that is not a string.
+        :raises InvalidInput: for a ``url`` that is not a string, or a ``busy_timeout``
+            that is not a number of seconds from 0 (SQLite holds up to about 24 days).
         """
         if url is not None and not isinstance(url, str):
-            raise InvalidInput(f"invalid database url {url!r}: must be a string")
+            raise InvalidInput(f"invalid database url {check.describe(url)}: must be a string")
         self._url = url if url is not None else db.default_database_url()
-        self._engine = db.create_engine(self._url, busy_timeout_ms=round(busy_timeout * 1000))
+        seconds = check.seconds(busy_timeout, "busy_timeout", db.BUSY_TIMEOUT_MAX_MS // 1000)
+        self._engine = db.create_engine(self._url, busy_timeout_ms=round(seconds * 1000))
         self._write_engine = db.for_writing(self._engine)
         try:
             if create:
@@ -373,9 +375,11 @@ class Registry:
         None reads every model of the engine.
 
         :raises UnknownEngine: when the engine does not exist.
+        :raises InvalidInput: for ``models`` that is not a collection of model ids.
         """
+        ids = None if models is None else check.model_ids(models)
         with self.reading("cannot read engine") as connection:
-            return q.snapshot(connection, engine, models)
+            return q.snapshot(connection, engine, ids)
 
     def claim_history(
         self,
@@ -446,7 +450,7 @@ class Registry:
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
         ):
-            raise InvalidInput(f"invalid limit {limit!r}: a positive integer")
+            raise InvalidInput(f"invalid limit {check.describe(limit)}: a positive integer")
         start = _start_of(since)
 
         def newest(table: Table) -> q.AnySelect:
@@ -532,7 +536,7 @@ def _start_of(since: object) -> datetime | None:
         return since
     if isinstance(since, date):
         return datetime.combine(since, time(), UTC)
-    raise InvalidInput(f"invalid since {since!r}: a date or a datetime")
+    raise InvalidInput(f"invalid since {check.describe(since)}: a date or a datetime")
 
 
 shown_in_package(Registry)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from toolwire.convert import KINDS
+from toolwire.convert.errors import describe
 
 from ._public import shown_in_package
 from .errors import InvalidInput, InvalidStatus
@@ -90,7 +91,7 @@ def evidence_rank(status: str) -> int:
         return len(EVIDENCE_STATUSES) - 1 - EVIDENCE_STATUSES.index(status)
     except ValueError:
         raise InvalidStatus(
-            f"unknown evidence status {status!r}; valid: {', '.join(EVIDENCE_STATUSES)}"
+            f"unknown evidence status {describe(status)}; valid: {', '.join(EVIDENCE_STATUSES)}"
         ) from None
 
 
@@ -113,8 +114,9 @@ def check_days(value: object, what: str, *, alternative: str = "") -> int:
     """
     if type(value) is not int or not 0 <= value <= POLICY_MAX_DAYS:
         also = f" {alternative}" if alternative else ""
+        shown = describe(value)
         raise InvalidInput(
-            f"invalid {what} {value!r}: a whole number of days, 0 to {POLICY_MAX_DAYS}{also}"
+            f"invalid {what} {shown}: a whole number of days, 0 to {POLICY_MAX_DAYS}{also}"
         )
     return value
 
@@ -125,7 +127,7 @@ def check_day(value: object, what: str) -> date | None:
     :raises InvalidInput: for anything else.
     """
     if value is not None and not isinstance(value, date):
-        raise InvalidInput(f"invalid {what} {value!r}: a date")
+        raise InvalidInput(f"invalid {what} {describe(value)}: a date")
     return value
 
 

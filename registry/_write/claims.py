@@ -392,6 +392,8 @@ class Claims:
         check.actor(recorded_by)
         if reason is not None:
             check.text(reason, "reason")
+        if isinstance(claims, (str, bytes, Mapping)) or not isinstance(claims, Iterable):
+            raise InvalidInput(f"invalid claims {check.describe(claims)}: must be a list of claims")
         items = [self._checked(c) for c in claims]
         report = ClaimsReport()
         if not items:

@@ -25,16 +25,41 @@ RuleRef = tuple[int, str, str]
 def rule_ref(rule: int | str) -> int | str:
     """Return the rule id of ``17``, ``"17"`` or ``"rule:17"``, else the text as a pattern.
 
-    :raises InvalidRule: for ``rule:`` not followed by digits.
+    :raises InvalidRule: for ``rule:`` not followed by digits, an id past what the
+        database holds, or a value that is neither an int nor a string.
     """
-    if isinstance(rule, int):
-        return rule
+    if type(rule) is int:
+        return _rule_id(rule)
+    if not isinstance(rule, str):
+        raise InvalidRule(
+            f"invalid rule {check.describe(rule)}: pass a rule id (17, rule:17) or a pattern"
+        )
     digits = rule[5:] if rule.startswith("rule:") else rule
     if digits.isascii() and digits.isdigit():
-        return int(digits)
+        return _rule_id(int(digits))
     if rule.startswith("rule:"):
         raise InvalidRule(f"{rule!r} is not a rule reference (rule:N)")
     return rule
+
+
+def _rule_id(rule: int) -> int:
+    if not 0 <= rule <= _ID_MAX:
+        shown = check.describe(rule)
+        raise InvalidRule(f"invalid rule id {shown}: rule ids count from 1 to 2**63 - 1")
+    return rule
+
+
+_ID_MAX = 2**63 - 1  # the largest id the database holds
+
+
+def check_position(position: object) -> int:
+    """Return a rule position (1-based) as given.
+
+    :raises InvalidRule: for a value that is not a whole number from 1.
+    """
+    if type(position) is not int or position < 1:
+        raise InvalidRule(f"invalid rule position {check.describe(position)}: counts from 1")
+    return position
 
 
 def rule_values(
@@ -99,8 +124,8 @@ class Rules:
         """
         match = rule_values(pattern, regex=regex, wire=wire, note=note)["match"]
         check.actor(created_by, "created_by")
-        if position is not None and (isinstance(position, bool) or position < 1):
-            raise InvalidRule(f"invalid rule position {position!r}: counts from 1")
+        if position is not None:
+            position = check_position(position)
         engine_id = q.engine_id(self._connection, engine)
         if self._connection.scalar(
             select(rule_table.c.id).where(
@@ -209,8 +234,7 @@ class Rules:
             followed by digits.
         """
         check.actor(recorded_by)
-        if isinstance(position, bool) or not isinstance(position, int) or position < 1:
-            raise InvalidRule(f"invalid rule position {position!r}: counts from 1")
+        position = check_position(position)
         engine_id = q.engine_id(self._connection, engine)
         found = self.record(engine_id, engine, rule)
         target = min(position, self.count(engine_id))
@@ -242,13 +266,22 @@ class Rules:
         """Put the engine's rules ``ids`` first, in that order (a ``move`` event per move).
 
         :raises UnknownEngine: when the engine does not exist.
+        :raises UnknownRule: for an id that is not one of the engine's rules.
+        :raises InvalidInput: for ``ids`` that is not a list of rule ids.
         """
+        if isinstance(ids, (str, bytes, Mapping)) or not isinstance(ids, Iterable):
+            raise InvalidInput(f"invalid rule ids {check.describe(ids)}: a list of rule ids")
+        ids = list(ids)
         engine_id = q.engine_id(self._connection, engine)
         rows = self._connection.execute(
             select(rule_table.c.id, rule_table.c.position, rule_table.c.pattern)
             .where(rule_table.c.engine_id == engine_id)
             .order_by(rule_table.c.position, rule_table.c.id)
         ).all()
+        known = {r.id for r in rows}
+        for rule_id in ids:
+            if type(rule_id) is not int or rule_id not in known:
+                raise UnknownRule(engine, rule_id)
         order = [*dict.fromkeys(ids), *(r.id for r in rows if r.id not in ids)]
         before = {r.id: (r.position, r.pattern) for r in rows}
         if [r.id for r in rows] == order and all(before[i][0] == n for n, i in enumerate(order, 1)):
