@@ -423,3 +423,31 @@ def test_a_bad_token_file_fails_before_serving(tmp_path: Path, shared_sqlite: st
     )
     assert done.exit_code == 1
     assert done.output.strip() == f"Error: the token file {empty} is empty"
+
+
+def test_reformat_reads_odd_names_and_formats_back_without_an_internal_error(
+    client: httpx.Client,
+) -> None:
+    """A name holding a lone surrogate (JSON can spell one) and a format that is not a
+    string are read back as the converter reads any such block: 200, no 500."""
+    documents = [
+        {"document": {"format": "pdf", "name": "scan\ud800", "source": {"bytes": "JVBERi0="}}},
+        {"document": {"format": ["pdf"], "name": "a", "source": {"bytes": "JVBERi0="}}},
+    ]
+    block = {"toolResult": {"toolUseId": "call_1", "content": documents}}
+    body = {
+        "engine": "anthropic",
+        "model": "claude-sonnet-4-5",
+        "source_wire": "bedrock",
+        "blocks": [block],
+        "names": {"call_1": "scan"},
+    }
+    answer = client.post(
+        "/v1/reformat",
+        content=json.dumps(body),  # ASCII JSON: the surrogate travels as \ud800
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.status_code == 200, answer.text
+    blocks = answer.json()["messages"][0]["content"][0]["content"]
+    assert blocks[0]["type"] == "document" and blocks[0]["title"] == "scan\ufffd"
+    assert blocks[1]["type"] == "text" and blocks[1]["text"].startswith("[document]")
