@@ -299,7 +299,7 @@ def installed_catalog(source: str) -> tuple[bytes, str]:
 
 def _check_source(source: object) -> str:
     if source not in SOURCES:
-        raise InvalidInput(f"unknown catalog {source!r}; valid: {', '.join(SOURCES)}")
+        raise InvalidInput(f"unknown catalog {check.describe(source)}; valid: {', '.join(SOURCES)}")
     assert isinstance(source, str)
     return source
 
@@ -319,9 +319,11 @@ def engine_map(
     found = {provider: tuple(engines) for provider, engines in table.items()}
     for provider, engines in (overrides or {}).items():
         if not isinstance(provider, str) or not provider:
-            raise InvalidInput(f"invalid provider {provider!r} in the engine map")
+            raise InvalidInput(f"invalid provider {check.describe(provider)} in the engine map")
         if isinstance(engines, str) or not all(isinstance(e, str) for e in engines):
-            raise InvalidInput(f"invalid engines {engines!r} for provider {provider!r}")
+            raise InvalidInput(
+                f"invalid engines {check.describe(engines)} for provider {check.describe(provider)}"
+            )
         found[provider] = tuple(dict.fromkeys(check.engine_name(e) for e in engines))
     return {provider: engines for provider, engines in found.items() if engines}
 
@@ -560,8 +562,9 @@ def import_catalog(
     check.actor(recorded_by)
     if status not in IMPORT_STATUSES:
         check.status(status)  # an unknown status says so
+        shown = check.describe(status)
         raise InvalidInput(
-            f"a catalog import cannot claim {status!r}: give one of {', '.join(IMPORT_STATUSES)}"
+            f"a catalog import cannot claim {shown}: give one of {', '.join(IMPORT_STATUSES)}"
         )
     parsed, digest = _parse(source, data)
     if origin is None:

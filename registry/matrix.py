@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
+from toolwire.convert.errors import describe
+
 from ._aging import stale_cutoff
 from ._output import FORMULA_START, plural, safe_json
 from ._values import show_value
@@ -200,7 +202,7 @@ def build(
     columns = tuple(capabilities) if capabilities else FLAGS
     for name in columns:
         if name not in FLAGS:
-            raise InvalidInput(f"{name!r} is not a resolved flag; the matrix shows {FLAGS}")
+            raise InvalidInput(f"{describe(name)} is not a resolved flag; the matrix shows {FLAGS}")
     cutoff = stale_cutoff(stale_days, today)
     revision = registry.revision()
     names = list(dict.fromkeys(engines)) if engines else [e.name for e in registry.engines()]

@@ -143,11 +143,12 @@ def record_observation(
     check.wire(wire)
     check.actor(recorded_by)
     if scenario not in OBSERVATION_SCENARIOS:
-        raise InvalidInput(
-            f"unknown scenario {scenario!r}; valid: {', '.join(OBSERVATION_SCENARIOS)}"
-        )
+        shown = check.describe(scenario)
+        raise InvalidInput(f"unknown scenario {shown}; valid: {', '.join(OBSERVATION_SCENARIOS)}")
     if outcome not in OBSERVATION_OUTCOMES:
-        raise InvalidInput(f"unknown outcome {outcome!r}; valid: {', '.join(OBSERVATION_OUTCOMES)}")
+        raise InvalidInput(
+            f"unknown outcome {check.describe(outcome)}; valid: {', '.join(OBSERVATION_OUTCOMES)}"
+        )
     if len(excerpt) > _EXCERPT_MAX:
         raise InvalidInput(f"an excerpt holds at most {_EXCERPT_MAX} characters")
     values: dict[str, Any] = {
@@ -220,11 +221,12 @@ def list_observations(
     :raises InvalidInput: for an unknown scenario or outcome filter.
     """
     if scenario is not None and scenario not in OBSERVATION_SCENARIOS:
-        raise InvalidInput(
-            f"unknown scenario {scenario!r}; valid: {', '.join(OBSERVATION_SCENARIOS)}"
-        )
+        shown = check.describe(scenario)
+        raise InvalidInput(f"unknown scenario {shown}; valid: {', '.join(OBSERVATION_SCENARIOS)}")
     if outcome is not None and outcome not in OBSERVATION_OUTCOMES:
-        raise InvalidInput(f"unknown outcome {outcome!r}; valid: {', '.join(OBSERVATION_OUTCOMES)}")
+        raise InvalidInput(
+            f"unknown outcome {check.describe(outcome)}; valid: {', '.join(OBSERVATION_OUTCOMES)}"
+        )
     where = [
         column == value
         for column, value in (

@@ -41,7 +41,9 @@ def capability_values(
         raise InvalidInput("a capability needs a description: say what its claims mean")
     check.text(description, "description")
     if value_kind not in VALUE_KINDS:
-        raise InvalidInput(f"invalid value kind {value_kind!r}; valid: {', '.join(VALUE_KINDS)}")
+        raise InvalidInput(
+            f"invalid value kind {check.describe(value_kind)}; valid: {', '.join(VALUE_KINDS)}"
+        )
     if gates is not None:
         required(gates, "gates", 64)
     return {"name": name, "description": description, "value_kind": value_kind, "gates": gates}

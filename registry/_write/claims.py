@@ -89,7 +89,7 @@ def as_date(value: object) -> date | None:
     if isinstance(value, datetime):
         value = value.date()
     if not isinstance(value, date):
-        raise InvalidInput(f"invalid verified_at {value!r}: must be a date")
+        raise InvalidInput(f"invalid verified_at {check.describe(value)}: must be a date")
     if value > utcnow().date() + timedelta(days=1):
         raise InvalidInput(f"invalid verified_at {value.isoformat()}: it is in the future")
     return value
@@ -563,20 +563,22 @@ class Claims:
             try:
                 given = ClaimInput(**given)
             except TypeError as error:
-                raise InvalidInput(f"invalid claim {given!r}: {error}") from None
+                raise InvalidInput(f"invalid claim {check.describe(given)}: {error}") from None
         if not isinstance(given, ClaimInput):
-            raise InvalidInput(f"invalid claim {given!r}: a ClaimInput or a mapping")
+            raise InvalidInput(f"invalid claim {check.describe(given)}: a ClaimInput or a mapping")
         kind = self._txn.value_kind(given.capability)
         check.status(given.status)
         _check_claim(given.evidence, given.source)
         value = check_value(kind, given.value, given.capability)
         if not isinstance(given.engine, str):
-            raise InvalidInput(f"invalid engine {given.engine!r}: must be a string")
+            raise InvalidInput(f"invalid engine {check.describe(given.engine)}: must be a string")
         _check_subject(given.model, given.rule)
         if given.rule is not None and (
             isinstance(given.rule, bool) or not isinstance(given.rule, (int, str))
         ):
-            raise InvalidRule(f"invalid rule reference {given.rule!r}: an id or a pattern")
+            raise InvalidRule(
+                f"invalid rule reference {check.describe(given.rule)}: an id or a pattern"
+            )
         verified = as_date(given.verified_at)
         if verified is not given.verified_at or value is not given.value:
             fields = {name: getattr(given, name) for name in ClaimInput.__dataclass_fields__}

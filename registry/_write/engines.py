@@ -112,7 +112,7 @@ def _checked_tag(value: object) -> str | None:
             raise InvalidOption("a tag is a string")
         format_tool_results("hermes", [], response_tag=value)
     except InvalidOption as error:
-        raise InvalidInput(f"invalid response tag {value!r}: {error}") from None
+        raise InvalidInput(f"invalid response tag {check.describe(value)}: {error}") from None
     return value
 
 
@@ -120,7 +120,9 @@ def _checked_id_rule(value: object) -> str | None:
     """Return an engine's id rule: a name in ``toolwire.convert.ID_RULES`` (or None)."""
     if value is None or (isinstance(value, str) and value in ID_RULES):
         return value
-    raise InvalidInput(f"invalid id rule {value!r}; id rules: {', '.join(sorted(ID_RULES))}")
+    raise InvalidInput(
+        f"invalid id rule {check.describe(value)}; id rules: {', '.join(sorted(ID_RULES))}"
+    )
 
 
 def _from_table(table: Mapping[str, Any]) -> dict[str, Any]:

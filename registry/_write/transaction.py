@@ -263,7 +263,7 @@ def required(value: object, what: str, longest: int | None = None) -> str:
     :raises InvalidInput: for anything else.
     """
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput(f"invalid {what} {value!r}: must be a non-empty string")
+        raise InvalidInput(f"invalid {what} {check.describe(value)}: must be a non-empty string")
     if longest is not None and len(value) > longest:
         raise InvalidInput(f"invalid {what}: longer than {longest} characters")
     return check.text(value, what)
