@@ -15,7 +15,6 @@ __all__ = [
     "WRAPPER",
     "as_mapping",
     "canonical_json",
-    "describe",
     "freeze",
     "structured",
     "text",
