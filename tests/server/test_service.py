@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import signal
+import socket
 import sys
 import threading
 import time
@@ -451,3 +452,32 @@ def test_reformat_reads_odd_names_and_formats_back_without_an_internal_error(
     blocks = answer.json()["messages"][0]["content"][0]["content"]
     assert blocks[0]["type"] == "document" and blocks[0]["title"] == "scan\ufffd"
     assert blocks[1]["type"] == "text" and blocks[1]["text"].startswith("[document]")
+
+
+def _count(metrics: str, route: str, status: str) -> float:
+    prefix = f'toolwire_http_requests_total{{method="POST",route="{route}",status="{status}"}} '
+    found = [line for line in metrics.splitlines() if line.startswith(prefix)]
+    return float(found[0].rsplit(" ", 1)[1]) if found else 0.0
+
+
+@pytest.mark.parametrize("route", ["/v1/format", "/v1/reformat", "/v1/convert"])
+def test_a_client_gone_before_its_body_ends_is_no_server_error(
+    served: Served, client: httpx.Client, route: str
+) -> None:
+    """A gateway that times out mid-upload closes the connection: that is counted as
+    499 (client closed request), not as a 500 with a traceback in the log."""
+    before = client.get("/metrics").text
+    head = (
+        f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", served.port)) as raw:
+        raw.sendall(head.encode() + b'{"engine":')
+        time.sleep(0.3)  # the server is reading the body when the client goes
+    deadline = time.monotonic() + 10
+    while _count(client.get("/metrics").text, route, "499") == _count(before, route, "499"):
+        assert time.monotonic() < deadline, "the closed request was never counted"
+        time.sleep(0.05)
+    after = client.get("/metrics").text
+    assert _count(after, route, "500") == _count(before, route, "500")
+    assert "Traceback" not in served.output()
