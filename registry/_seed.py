@@ -226,6 +226,8 @@ def _check_engine(table: Mapping[str, Any], where: str, require_source: bool = T
             )
     for model in table.get("model", []):
         _keys(model, _MODEL_KEYS, f"{where} model")
+        if not isinstance(model.get("id"), str):
+            raise InvalidSeed(f"{where} model: id is required (a string)")
         for claim in model.get("claim", []):
             _check_claim(claim, f"{where} model {model.get('id')!r}", require_source)
 

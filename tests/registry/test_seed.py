@@ -288,6 +288,11 @@ source = "test"
             "[[engine.claim]]\ncapability='c'\nvalue=true\nstatus='documented'\nevidence='e'\n",
             "missing source",
         ),
+        (
+            "[[engine]]\nname='x'\nprovider='p'\nfamily='f'\ndefault_wire='openai'\nkind='shim'\n"
+            "[[engine.model]]\nnote='no id'\n",
+            "model: id is required",
+        ),
         ("[[engine]\n", "changed.toml"),
     ],
 )

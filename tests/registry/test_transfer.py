@@ -151,6 +151,15 @@ def test_diff_exits_2_when_it_cannot_compare(
     assert garbled.exit_code == 2 and garbled.stderr.startswith("Error: "), garbled.stderr
     both = run(runner, url, "diff", "--seed", "--against", str(broken))
     assert both.exit_code == 2 and "not both" in both.stderr
+    nameless = tmp_path / "nameless.toml"  # a model table without its id
+    nameless.write_text(
+        "[[engine]]\nname = 'e1'\nprovider = 'P'\nfamily = 'openai'\n"
+        "default_wire = 'openai'\nkind = 'shim'\n[[engine.model]]\nnote = 'x'\n",
+        encoding="utf-8",
+    )
+    no_id = run(runner, url, "diff", "--against", str(nameless))
+    assert no_id.exit_code == 2 and no_id.stderr.count("\n") == 1, no_id.stderr
+    assert "model: id is required" in no_id.stderr
 
 
 def test_library_diff_and_import(registry: Registry, tmp_path: Path) -> None:
