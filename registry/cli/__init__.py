@@ -58,8 +58,18 @@ class _Toolwire(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; map KeyboardInterrupt and BrokenPipeError to their exits."""
-        words = _command_words(self, [*getattr(ctx, "_protected_args", ()), *ctx.args])
+        """Run the command; map KeyboardInterrupt and BrokenPipeError to their exits.
+
+        A process started with its standard output closed (``toolwire ... >&-``), or
+        with standard input closed and told to read ``-``, is told so before the
+        command does anything.
+        """
+        args = [*getattr(ctx, "_protected_args", ()), *ctx.args]
+        if sys.stdout is None:
+            raise click.ClickException("standard output is closed; nothing was done")
+        if sys.stdin is None and "-" in args:
+            raise click.ClickException("standard input is closed; nothing to read from -")
+        words = _command_words(self, args)
         before = _commits()
         try:
             result = super().invoke(ctx)

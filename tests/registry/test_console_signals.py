@@ -254,3 +254,46 @@ def test_a_command_interrupted_after_first_use_setup_says_only_that(tmp_path: Pa
     _wait_for(lambda: _pipe_full(process), process)  # printing the seed's history
     assert _interrupted(process) == "interrupted: nothing written but the new registry's setup"
     assert (tmp_path / "toolwire" / "registry.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("closed", "args", "message"),
+    [
+        (
+            ">&-",
+            (
+                "engine",
+                "add",
+                "closed-out",
+                "--provider=P",
+                "--family=openai",
+                "--wire=openai",
+                "--kind=shim",
+            ),
+            "Error: standard output is closed; nothing was done",
+        ),
+        (
+            "<&-",
+            ("format", "openai", "gpt-4", "-", "--id", "c1", "--name", "t"),
+            "Error: standard input is closed; nothing to read from -",
+        ),
+    ],
+    ids=["stdout", "stdin"],
+)
+def test_a_stream_closed_at_start_is_said_in_one_line_before_anything_is_done(
+    sqlite_url: str, closed: str, args: tuple[str, ...], message: str
+) -> None:
+    with Registry(sqlite_url) as registry:
+        revision = registry.revision()
+    command = [sys.executable, "-m", "toolwire.registry.cli", "--database-url", sqlite_url, *args]
+    done = subprocess.run(
+        ["bash", "-c", f'exec "$@" {closed}', "bash", *command],  # the shell closes the stream
+        capture_output=True,
+        env={**os.environ, "TOOLWIRE_USER": "ops"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stderr.decode() == message + "\n", done.stderr
+    assert done.stdout == b""
+    with Registry(sqlite_url) as registry:
+        assert registry.revision() == revision
