@@ -74,7 +74,8 @@ class ImportReport:
 
     changes: tuple[Change, ...]
     dry_run: bool
-    #: one line per engine whose base URL moves to another host (its probe key follows)
+    #: one line per capability kept though the document describes it otherwise, and per
+    #: engine whose base URL moves to another host (its probe key follows)
     warnings: tuple[str, ...] = ()
 
 
@@ -581,7 +582,7 @@ def import_document(
     :raises RegistryError: for a value the registry refuses; nothing is written then.
     """
     changes: list[Change] = []
-    moved: list[str] = []
+    warnings: list[str] = []
     try:
         with registry.batch() as writer:
             names = [t["name"] for t in data.engines]
@@ -596,6 +597,7 @@ def import_document(
                     )
             present = [n for n in names if writer.has_engine(n)]
             before = _export(connection, present)
+            warnings = _kept_capabilities(before, data)
             apply_document(writer, data, actor=by, reason=f"import {source}", sync=True)
             after = _export(connection, names)
             before_caps = {c["name"] for c in before.get("capability", [])}
@@ -604,12 +606,34 @@ def import_document(
             ]
             before["capability"] = []
             changes = diff(before, after)
-            moved = _moved_hosts(before, after)
+            warnings += _moved_hosts(before, after)
             if dry_run:
                 raise _DryRun
     except _DryRun:
         pass
-    return ImportReport(tuple(changes), dry_run, tuple(moved))
+    return ImportReport(tuple(changes), dry_run, tuple(warnings))
+
+
+def _kept_capabilities(held: Document, data: SeedData) -> list[str]:
+    """Return a warning per capability the document describes otherwise than the
+    registry: the vocabulary is only added to, so such a capability is kept as it is."""
+    found = {c["name"]: c for c in held.get("capability", [])}
+    warnings = []
+    for table in data.capabilities:
+        mine = found.get(table["name"])
+        if mine is None:
+            continue
+        differ = [
+            key
+            for key in ("description", "value_kind", "gates")
+            if key in table and table[key] != mine.get(key)
+        ]
+        if differ:
+            warnings.append(
+                f"capability {table['name']}: kept as the registry holds it, not the file's "
+                f"{', '.join(differ)} (an import adds capabilities, it does not change them)"
+            )
+    return warnings
 
 
 def _moved_hosts(before: Document, after: Document) -> list[str]:

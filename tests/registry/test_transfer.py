@@ -377,3 +377,32 @@ def test_import_updates_engine_model_and_rule_fields(registry: Registry, tmp_pat
     assert model_update.changes["note"] == ("old note", "new note")
     again = import_document(registry, data, source="edited.toml", by="ops")
     assert again.changes == ()
+
+
+def test_an_import_that_describes_a_capability_otherwise_keeps_it_and_says_so(
+    runner: CliRunner, seeded_database_url: str, tmp_path: Path
+) -> None:
+    url = seeded_database_url
+    with Registry(url) as registry:
+        held = registry.capability("hoist_media")
+    assert held.value_kind == "bool"
+    changed = tmp_path / "cap.toml"
+    changed.write_text(
+        '[[capability]]\nname = "hoist_media"\ndescription = "changed"\nvalue_kind = "int"\n',
+        encoding="utf-8",
+    )
+    result = run(runner, url, "import", str(changed))
+    warning = (
+        "capability hoist_media: kept as the registry holds it, not the file's "
+        "description, value_kind (an import adds capabilities, it does not change them)"
+    )
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr == f"warning: {warning}\ncap.toml: changed 0 entries\n"
+    with Registry(url) as registry:
+        assert registry.capability("hoist_media") == held
+        data, _ = read_document(changed)
+        report = import_document(registry, data, source="cap.toml", by="ops")
+        assert report.warnings == (warning,)
+        whole = tmp_path / "whole.toml"  # the registry's own export: nothing differs
+        whole.write_text(dump_toml(export(registry)), encoding="utf-8")
+    assert run(runner, url, "import", str(whole)).stderr == "whole.toml: changed 0 entries\n"
