@@ -137,6 +137,8 @@ class _Service:
     async def resolve_route(self, request: Request) -> Response:
         engine = request.path_params["engine"]
         model = request.path_params["model"]
+        if request.scope["path"].endswith("\n"):  # the route's $ matched before it
+            model += "\n"  # so the model id is refused as what it is, not resolved without it
         wire = request.query_params.get("wire") or None
         resolution = self.resolve(engine, model, wire)
         from toolwire.registry.explain import explain_sections, explain_text

@@ -220,6 +220,9 @@ def test_unknown_engine_is_404_with_the_closest_names(client: httpx.Client) -> N
 def test_a_bad_model_id_is_422(client: httpx.Client) -> None:
     body = {"engine": "openai", "model": "gpt 4o", "results": [_text()]}
     _error(client.post("/v1/format", json=body), 422, "InvalidModelId")
+    for escaped in ("%0d", "%0a", "%20"):  # a trailing newline is not dropped either
+        answer = client.get(f"/v1/resolve/openai/gpt-4o{escaped}")
+        _error(answer, 422, "InvalidModelId")
 
 
 def test_snapshot_is_the_cli_document_with_an_etag(
