@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from ._common import Context
+from ._common import Context, Seconds
 
 __all__ = ["COMMAND_MODULES", "main"]
 
@@ -148,7 +148,7 @@ def _quiet_output() -> None:
 @click.option(
     "--busy-timeout",
     envvar="TOOLWIRE_BUSY_TIMEOUT",
-    type=click.FloatRange(min=0, max=3600),
+    type=Seconds(min=0, max=3600),
     default=5.0,
     show_default=True,
     metavar="SECONDS",
@@ -157,8 +157,6 @@ def _quiet_output() -> None:
 @click.pass_context
 def main(ctx: click.Context, database_url: str | None, busy_timeout: float) -> None:
     """Format tool results for LLM wires, and keep the registry of what each model reads."""
-    if busy_timeout != busy_timeout:  # NaN passes every range check
-        raise click.BadParameter("not a number", param_hint="--busy-timeout")
     source = ctx.get_parameter_source("database_url")
     from_env = source is click.core.ParameterSource.ENVIRONMENT
     # An in-memory database (sqlite://) is new at every start: it is created and

@@ -306,6 +306,17 @@ class NameChoice(click.Choice):  # type: ignore[type-arg]
         raise unknown_name(self.kind, str(value), map(str, self.choices))
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds within a range; NaN, which passes every comparison, is refused."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Return the number of seconds, or fail as bad usage naming the option."""
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail("not a number", param, ctx)
+        return number
+
+
 class Days(click.IntRange):
     """A whole number of days, refused by the registry's one check (``vocab.check_days``).
 

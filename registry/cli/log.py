@@ -25,7 +25,11 @@ COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reas
     "--engine", shell_complete=complete_engine, default=None, help="Only this engine's changes."
 )
 @click.option(
-    "--limit", type=click.IntRange(min=1), default=None, metavar="N", help="At most N changes."
+    "--limit",
+    type=click.IntRange(min=1, max=2**63 - 1),
+    default=None,
+    metavar="N",
+    help="At most N changes.",
 )
 @format_option
 @pass_ctx

@@ -14,6 +14,7 @@ from .._output import as_row, plural
 from ..vocab import OBSERVATION_SCENARIOS
 from ._common import (
     Context,
+    Seconds,
     actor_option,
     complete_engine,
     complete_model,
@@ -86,7 +87,7 @@ PROBE_COLUMNS = ("scenario", "outcome", "status", "latency", "observation", "exc
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True, max=600),
+    type=Seconds(min=0, min_open=True, max=600),
     default=60.0,
     show_default=True,
     metavar="SECONDS",

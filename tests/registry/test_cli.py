@@ -672,6 +672,11 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         (("--busy-timeout", "nan", "engine", "list"), ("--busy-timeout", "not a number")),
         (("--busy-timeout", "inf", "engine", "list"), ("inf",)),
         (
+            ("probe", "openai", "gpt-4o", "--no-key", "--timeout", "nan"),
+            ("--timeout", "not a number"),
+        ),
+        (("log", "--limit", "99999999999999999999999"), ("--limit", "99999999999999999999999")),
+        (
             (
                 "engine",
                 "add",
