@@ -29,6 +29,8 @@ PATTERN_MAX = 512
 _BAD_IN_ID = re.compile(
     r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ud800-\udfff]"
 )
+#: C0, DEL and C1 control characters: a regex rule holding one matches no model id
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def seconds(value: object, what: str, most: int) -> float:
@@ -162,8 +164,9 @@ def engine_kind(value: object) -> str:
 def rule_pattern(pattern: object, match: str) -> str:
     """Return a usable rule pattern: a compiling regex, or a valid model id when exact.
 
-    :raises InvalidRule: for an unknown match kind, an empty or oversized pattern, or
-        a regex RE2 cannot take (lookaround, backreferences, bad syntax).
+    :raises InvalidRule: for an unknown match kind, an empty or oversized pattern, a
+        regex RE2 cannot take (lookaround, backreferences, bad syntax) or one holding a
+        control character (no model id holds one).
     :raises InvalidModelId: for an exact pattern that is not a valid model id.
     """
     if match not in MATCH_KINDS:
@@ -174,6 +177,10 @@ def rule_pattern(pattern: object, match: str) -> str:
         )
     if match == "exact":
         return model_id(pattern)
+    if _CONTROL.search(pattern):  # write \n, not a newline: no model id holds one
+        raise InvalidRule(
+            f"invalid regex {describe(pattern)}: control characters match no model id"
+        )
     compile_rule(pattern)
     return pattern
 

@@ -662,6 +662,7 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         (("model", "add", "openai", "gpt 4o"), ("invalid model id",)),
         (("model", "add", "nousresearch", "Hermes-4-405B", "--wire", "xml"), ("'xml'",)),
         (("rule", "add", "openai", "gpt-(", "--regex"), ("invalid regex",)),
+        (("rule", "add", "openai", "gpt-4\no", "--regex"), ("control characters",)),
         (("rule", "add", "openai", "gpt-4o", "--position", "0"), ("position",)),
         (("resolve", "openai", "gpt-4o", "--wire", "chat"), ("'chat'",)),
         (("resolve", "openai", " "), ("invalid model id",)),
