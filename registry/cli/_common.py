@@ -412,18 +412,17 @@ def emit(rows: Sequence[Any], fmt: str, columns: Sequence[str]) -> None:
     data = [r if isinstance(r, dict) else as_row(r) for r in rows]
     meta = click.get_current_context().meta
     chosen = meta.get("toolwire.columns")
-    if chosen:
+    if chosen is not None:  # given, even empty (which names no column)
         known = list(dict.fromkeys([*columns, *(k for row in data for k in row)]))
         by_case = {name.lower(): name for name in known}
         asked = [c.strip() for c in chosen.split(",") if c.strip()]
         unknown = [c for c in asked if c.lower() not in by_case]
         if unknown or not asked:
+            what = f"unknown column(s) {shown(', '.join(unknown))}" if unknown else "no column"
             raise click.BadParameter(
-                f"unknown column(s) {shown(', '.join(unknown)) or '(none)'}; "
-                f"available: {', '.join(known)}",
-                param_hint="--columns",
+                f"{what}; available: {', '.join(known)}", param_hint="--columns"
             )
-        columns = [by_case[c.lower()] for c in asked]
+        columns = list(dict.fromkeys(by_case[c.lower()] for c in asked))  # each once
     meta["toolwire.rows"] = meta.get("toolwire.rows", 0) + len(data)
     if fmt != "table":
         raw = fmt == "csv" and bool(meta.get("toolwire.csv_raw"))

@@ -265,6 +265,9 @@ def test_columns_and_wide(runner: CliRunner, url: str) -> None:
     rows = as_json(run(runner, url, "engine", "list", "--columns", "kind,name", "--format", "json"))
     assert list(rows[0]) == ["kind", "name"]
     failed(run(runner, url, "engine", "list", "--columns", "nope"), "unknown column", "available")
+    failed(run(runner, url, "engine", "list", "--columns", ""), "no column", "available")
+    twice = ok(run(runner, url, "engine", "list", "--columns", "name,NAME,kind"))
+    assert twice.splitlines()[0].split() == ["NAME", "KIND"]  # a column shows once
     cut = on_terminal(url, "audit", "--engine", "openai", columns=60)
     assert all(len(line) <= 60 for line in cut.splitlines())
     assert "EVIDENCE" not in cut.splitlines()[0]  # left out; the key columns whole
