@@ -155,6 +155,9 @@ def probe_command(
         raise click.UsageError("--stale goes with --all-models")
     if not all_models and max_requests is not None and max_requests > 100:
         raise click.BadParameter("at most 100 for one model", param_hint="--max-requests")
+    for given, hint in ((base_url, "--base-url"), (api_key_env, "--api-key-env")):
+        if given is not None and not given.strip():  # not the default: say so
+            raise click.BadParameter("empty; leave it out for the engine's own", param_hint=hint)
     registry = obj.registry()
     record_engine = registry.engine(engine)
     variable = api_key_env or key_env(record_engine.family)

@@ -677,6 +677,8 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
             ("--timeout", "not a number"),
         ),
         (("log", "--limit", "99999999999999999999999"), ("--limit", "99999999999999999999999")),
+        (("probe", "openai", "gpt-4o", "--no-key", "--base-url", ""), ("--base-url", "empty")),
+        (("probe", "openai", "gpt-4o", "--api-key-env", " "), ("--api-key-env", "empty")),
         (
             (
                 "engine",
