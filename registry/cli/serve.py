@@ -6,6 +6,7 @@ import ipaddress
 import os
 import shutil
 import signal
+import socket
 import tempfile
 from pathlib import Path
 
@@ -24,6 +25,15 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _bindable(host: str, port: int) -> None:
+    """Refuse, in one line, a host no address can be found for (before uvicorn starts)."""
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a host name"
+        raise click.BadParameter(f"{host!r}: {reason}", param_hint="--host") from None
 
 
 @click.command(name="serve")
@@ -104,6 +114,8 @@ def serve_command(
         )
     import uvicorn
     from toolwire.server import read_token_file
+
+    _bindable(host, port)
 
     if database_url is not None:
         obj = Context(database_url, obj.busy_timeout, explicit=True)

@@ -678,6 +678,7 @@ EVIDENCE = ("--status", "documented", "--evidence", "docs")
         ),
         (("log", "--limit", "99999999999999999999999"), ("--limit", "99999999999999999999999")),
         (("probe", "openai", "gpt-4o", "--no-key", "--base-url", ""), ("--base-url", "empty")),
+        (("serve", "--host", "bad\udc80host"), ("--host", "not a host name")),
         (("probe", "openai", "gpt-4o", "--api-key-env", " "), ("--api-key-env", "empty")),
         (
             (
