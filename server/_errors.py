@@ -10,6 +10,7 @@ entry of ``STATUSES`` the exception is an instance of wins):
 - 401: no or a wrong bearer token;
 - 404: an unknown engine or route;
 - 413: a body over the limit;
+- 415: a compressed body (a ``Content-Encoding``);
 - 422: an option, wire, model id or call id the converter or registry refuses;
 - 503: the registry cannot be read.
 

@@ -21,15 +21,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    words = {
-        400: "The body is not JSON, not of this route's shape, or holds an unreadable result.",
-        401: "No or a wrong bearer token (only when the server has one).",
-        404: "An unknown engine.",
-        413: "The body is over the server's limit.",
-        422: "An option, wire, model id or call id the converter or registry refuses.",
-        503: "The registry cannot be read.",
-    }
-    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses if s in words}
+    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
 
 
 #: the ``raw_bytes`` field of the format routes: only false (a JSON answer holds no bytes)
@@ -260,6 +252,7 @@ _RESPONSES = {
         401: "No or a wrong bearer token (only when the server has one).",
         404: "An unknown engine.",
         413: "The body is over the server's limit.",
+        415: "The body is compressed (a Content-Encoding); send it uncompressed.",
         422: "An option, wire, model id or call id the converter or registry refuses.",
         503: "The registry cannot be read, or its schema is not current.",
     }.items()
@@ -285,7 +278,7 @@ def _get(summary: str, ok: dict[str, Any], *errors: int, **extra: Any) -> dict[s
 
 def openapi_document(*, bench: bool = False, auth: bool = False) -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of the app (``bench``: with its bench route)."""
-    body_errors = (400, 401, 404, 413, 422, 503)
+    body_errors = (400, 401, 404, 413, 415, 422, 503)
     paths: dict[str, Any] = {
         "/v1/format": _post(
             "Format MCP results for a model on an engine (format_for), with the decision report.",
@@ -306,6 +299,7 @@ def openapi_document(*, bench: bool = False, auth: bool = False) -> dict[str, An
             400,
             401,
             413,
+            415,
             422,
         ),
         "/v1/resolve/{engine}/{model}": _get(
@@ -420,6 +414,7 @@ def openapi_document(*, bench: bool = False, auth: bool = False) -> dict[str, An
             "Echo",
             400,
             413,
+            415,
         )
     schemas = dict(_SCHEMAS)
     if bench:

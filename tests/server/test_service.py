@@ -484,3 +484,18 @@ def test_a_client_gone_before_its_body_ends_is_no_server_error(
     after = client.get("/metrics").text
     assert _count(after, route, "500") == _count(before, route, "500")
     assert "Traceback" not in served.output()
+
+
+def test_a_compressed_body_is_415_not_called_unreadable(client: httpx.Client) -> None:
+    import gzip
+
+    body = {"engine": "openai", "model": "gpt-4o", "results": [_text("call_1")]}
+    packed = gzip.compress(json.dumps(body).encode())
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    message = _error(
+        client.post("/v1/format", content=packed, headers=headers), 415, "UnsupportedEncoding"
+    )
+    assert "gzip" in message and "uncompressed" in message
+    plain = {"Content-Type": "application/json", "Content-Encoding": "identity"}
+    answer = client.post("/v1/format", content=json.dumps(body), headers=plain)
+    assert answer.status_code == 200
