@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import signal
 import socket
@@ -487,8 +488,6 @@ def test_a_client_gone_before_its_body_ends_is_no_server_error(
 
 
 def test_a_compressed_body_is_415_not_called_unreadable(client: httpx.Client) -> None:
-    import gzip
-
     body = {"engine": "openai", "model": "gpt-4o", "results": [_text("call_1")]}
     packed = gzip.compress(json.dumps(body).encode())
     headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
