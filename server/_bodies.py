@@ -31,9 +31,9 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     """Return the request's JSON object, read chunk by chunk and refused past ``limit`` bytes.
 
     :raises ServiceError: 413 past the limit, 415 for a compressed body, 400 for a body
-        that is not a JSON object,
-        499 when the client closed the connection before the body ended (no one reads
-        the answer; the metrics count it apart from the server's own errors).
+        that is not a JSON object, 499 when the client closed the connection before the
+        body ended (no one reads the answer; the metrics count it apart from the
+        server's own errors).
     """
     encoding = request.headers.get("content-encoding", "identity").strip().lower()
     if encoding not in ("", "identity"):
