@@ -37,6 +37,7 @@ from ._paths import install_hint, make_private_dirs, user_data_dir
 if TYPE_CHECKING:  # alembic is imported where a migration needs it, not on every open
     from alembic.config import Config
 from .errors import DatabaseError, DatabaseLocked, InvalidInput, NoRegistry
+from .vocab import DB_INT_MAX
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -398,7 +399,7 @@ def wrap_errors(action: str) -> Iterator[None]:
         raise DatabaseError(f"{action}: {error.strerror or error}: {error.filename}") from error
     except OverflowError:  # an int argument bound to a statement, past 64 bits
         raise InvalidInput(
-            f"{action}: a whole number past the largest the database holds (2**63 - 1)"
+            f"{action}: a whole number past the largest the database holds ({DB_INT_MAX})"
         ) from None
     except Exception as error:
         if not isinstance(error, (exc.SQLAlchemyError, sqlite3.Error, _command_error())):

@@ -80,6 +80,8 @@ DEFAULT_EVIDENCE_POLICY: dict[str, int | None] = {
 }
 #: The longest age a policy may give, and the longest ``stale_days`` (100 years).
 POLICY_MAX_DAYS = 36500
+#: The largest whole number the database holds (a signed 64-bit integer): row ids, limits.
+DB_INT_MAX = 2**63 - 1
 
 
 def evidence_rank(status: str) -> int:

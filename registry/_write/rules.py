@@ -12,6 +12,7 @@ from .. import _validate as check
 from ..errors import DuplicateEntry, InvalidInput, InvalidRule, UnknownRule
 from ..records import Rule
 from ..tables import claim_table, rule_table, utcnow
+from ..vocab import DB_INT_MAX
 from .transaction import Transaction, change_row
 
 __all__ = ["RULE_FIELDS", "RuleRef", "Rules", "rule_event", "rule_ref", "rule_values"]
@@ -43,13 +44,10 @@ def rule_ref(rule: int | str) -> int | str:
 
 
 def _rule_id(rule: int) -> int:
-    if not 0 <= rule <= _ID_MAX:
+    if not 0 <= rule <= DB_INT_MAX:
         shown = check.describe(rule)
-        raise InvalidRule(f"invalid rule id {shown}: rule ids count from 1 to 2**63 - 1")
+        raise InvalidRule(f"invalid rule id {shown}: rule ids count from 1 to {DB_INT_MAX}")
     return rule
-
-
-_ID_MAX = 2**63 - 1  # the largest id the database holds
 
 
 def check_position(position: object) -> int:

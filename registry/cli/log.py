@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from .._output import as_row
+from ..vocab import DB_INT_MAX
 from ._common import Context, check_filters, complete_engine, emit, format_option, pass_ctx
 
 COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reason")
@@ -26,7 +27,7 @@ COLUMNS = ("occurred_at", "actor", "engine", "subject", "what", "changes", "reas
 )
 @click.option(
     "--limit",
-    type=click.IntRange(min=1, max=2**63 - 1),
+    type=click.IntRange(min=1, max=DB_INT_MAX),
     default=None,
     metavar="N",
     help="At most N changes.",
