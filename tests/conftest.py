@@ -24,6 +24,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import ops_runner
@@ -34,6 +35,7 @@ from toolwire.registry import evidence
 from toolwire.registry.bootstrap import ensure_ready
 from toolwire.registry.db import create_engine
 from toolwire.registry.store import Registry
+from xdist.scheduler import LoadScopeScheduling, Scheduling
 
 # The property tests draw new examples on every run on a developer's machine. Under
 # TOOLWIRE_HYPOTHESIS=ci (``.ci/run`` sets it) each test's examples derive from the test
@@ -44,6 +46,36 @@ settings.register_profile(
     "ci", derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("TOOLWIRE_HYPOTHESIS", "default"))
+
+#: The tests that import the providers' SDKs or LiteLLM: seconds of imports, made on
+#: first use (tests/lazy.py). Under ``pytest -n`` they run as one unit on one worker
+#: (``SdkTestsTogether``), so the other workers never import them.
+SDK_TESTS = ("tests/convert/", "tests/probe/", "tests/integrations/")
+SDK_FILES = (
+    "tests/registry/test_boto3_payloads.py",
+    "tests/registry/test_format_for.py",
+    "tests/registry/test_resolver_bedrock.py",
+)
+
+
+class SdkTestsTogether(LoadScopeScheduling):
+    """xdist's load scheduling, except that the SDK tests are one unit of work.
+
+    Every other test is a unit of its own, handed out as workers free up; the
+    largest unit (the SDK tests) is handed out first.
+    """
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return "sdk" if path.startswith(SDK_TESTS) or path in SDK_FILES else nodeid
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Scheduling | None:
+    """Schedule ``pytest -n`` runs with ``SdkTestsTogether`` (another ``--dist`` mode wins)."""
+    if config.getvalue("dist") != "load":
+        return None
+    return SdkTestsTogether(config, log)
+
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 # The cluster lives in memory where the machine has a tmpfs: CREATE DATABASE copies a

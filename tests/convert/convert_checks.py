@@ -25,17 +25,20 @@ import typing
 from collections.abc import Iterator
 from typing import Any
 
-import botocore.session
-import pydantic
 import typing_extensions
-from anthropic.types import MessageParam, ToolResultBlockParam
-from botocore.validate import ParamValidator
 from convert_samples import sniff
-from google.genai import interactions as gint
-from google.genai import types as gtypes
-from ollama import Message as OllamaMessage
-from openai.types.chat import ChatCompletionToolMessageParam
-from openai.types.responses.response_input_item_param import FunctionCallOutput
+from lazy import LazyModule
+
+# the SDKs, imported on first use (see tests/lazy.py)
+anthropic_types = LazyModule("anthropic.types")
+openai_chat = LazyModule("openai.types.chat")
+openai_items = LazyModule("openai.types.responses.response_input_item_param")
+gtypes = LazyModule("google.genai.types")
+gint = LazyModule("google.genai.interactions")
+ollama = LazyModule("ollama")
+botocore_session = LazyModule("botocore.session")
+botocore_validate = LazyModule("botocore.validate")
+pydantic = LazyModule("pydantic")
 
 WIRES = (
     "anthropic",
@@ -272,7 +275,7 @@ def _walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
 
 def check_anthropic(block: Any) -> None:
     """Check one ``tool_result`` block (types and the rules the types cannot express)."""
-    check_typed(block, ToolResultBlockParam, "$")
+    check_typed(block, anthropic_types.ToolResultBlockParam, "$")
     if block["type"] != "tool_result":
         raise SchemaError("$.type is not tool_result")
     if "is_error" in block and block["is_error"] is not True:
@@ -309,14 +312,14 @@ def check_anthropic(block: Any) -> None:
 
 def check_openai(block: Any) -> None:
     """Check one Chat Completions tool message."""
-    check_typed(block, ChatCompletionToolMessageParam, "$")
+    check_typed(block, openai_chat.ChatCompletionToolMessageParam, "$")
     if not isinstance(block["content"], str):
         raise SchemaError("$.content: the converter sends a string")
 
 
 def check_responses(block: Any, url_sources: bool = False) -> None:
     """Check one Responses ``function_call_output`` input item (URLs only with url_sources)."""
-    check_typed(block, FunctionCallOutput, "$")
+    check_typed(block, openai_items.FunctionCallOutput, "$")
     if "role" in block:
         raise SchemaError("$: an input item has no role")
     output = block["output"]
@@ -408,7 +411,12 @@ def check_gemini(block: Any, url_sources: bool = False) -> None:
 #: the image types of Gemini's multimodal function responses (no GIF)
 INTERACTIONS_IMAGE_MIMES = {"image/jpeg", "image/png", "image/webp"}
 INTERACTIONS_MAX_BASE64 = 20 * 1024 * 1024
-_INTERACTIONS_STEPS = pydantic.TypeAdapter(list[gint.Step])
+
+
+@functools.cache
+def _interactions_steps() -> Any:
+    """The SDK's adapter for a list of Interactions steps."""
+    return pydantic.TypeAdapter(list[gint.Step])
 
 
 def check_gemini_interactions(block: Any) -> None:
@@ -471,7 +479,7 @@ def check_ollama(block: Any) -> None:
     """Check one native ``/api/chat`` tool message."""
     if not isinstance(block, dict):
         raise SchemaError("$: not an object")
-    known = set(OllamaMessage.model_fields) | {"tool_call_id"}  # the server reads it
+    known = set(ollama.Message.model_fields) | {"tool_call_id"}  # the server reads it
     unknown = sorted(set(block) - known)
     if unknown:
         raise SchemaError(f"$: unknown keys {unknown}")
@@ -485,7 +493,7 @@ def check_ollama(block: Any) -> None:
         raise SchemaError("$.tool_call_id: a non-empty string when present")
     message = {k: v for k, v in block.items() if k != "tool_call_id"}
     try:
-        OllamaMessage.model_validate(message)
+        ollama.Message.model_validate(message)
     except Exception as exc:  # pydantic.ValidationError
         raise SchemaError(f"$: ollama rejects the message: {exc}") from None
 
@@ -518,8 +526,13 @@ def check_hermes(block: Any, tag: str = "tool_response") -> None:
 
 # --- bedrock: botocore's own validator against the bedrock-runtime service model ---
 
-_BEDROCK = botocore.session.get_session().get_service_model("bedrock-runtime")
-_CONVERSE = _BEDROCK.operation_model("Converse").input_shape
+
+@functools.cache
+def _bedrock() -> Any:
+    """botocore's model of the bedrock-runtime service."""
+    return botocore_session.get_session().get_service_model("bedrock-runtime")
+
+
 BEDROCK_IMAGE_FORMATS = {
     "png": "image/png",
     "jpeg": "image/jpeg",
@@ -555,7 +568,8 @@ def converse_request(blocks: list[Any]) -> dict[str, Any]:
 
 def validate_converse(request: dict[str, Any]) -> None:
     """Raise unless botocore's validator accepts ``request`` as Converse input."""
-    report = ParamValidator().validate(request, _CONVERSE)
+    converse = _bedrock().operation_model("Converse").input_shape
+    report = botocore_validate.ParamValidator().validate(request, converse)
     if report.has_errors():
         raise SchemaError(f"botocore rejects the request: {report.generate_report()}")
 
@@ -582,7 +596,7 @@ def check_bedrock(block: Any, raw_bytes: bool = False) -> None:
         media = part.get("image") or part.get("document")
         if media is None:
             continue
-        enum = _BEDROCK.shape_for("ImageFormat" if "image" in part else "DocumentFormat").enum
+        enum = _bedrock().shape_for("ImageFormat" if "image" in part else "DocumentFormat").enum
         if media["format"] not in enum:  # botocore's validator does not check enums
             raise SchemaError(f"{path}: format {media['format']!r} not in the service model")
         data = media["source"]["bytes"]
@@ -637,7 +651,7 @@ def check_envelope(
     if wire == "anthropic":
         if len(messages) != 1:
             raise SchemaError("$: one user message")
-        check_typed(messages[0], MessageParam, "$[0]")
+        check_typed(messages[0], anthropic_types.MessageParam, "$[0]")
         if messages[0]["role"] != "user" or len(messages[0]["content"]) != count:
             raise SchemaError("$[0]: a user message with one block per result")
         for block in messages[0]["content"]:
@@ -664,7 +678,7 @@ def check_envelope(
             check_bedrock(block, bool((options or {}).get("raw_bytes")))
     elif wire == "gemini-interactions":
         try:  # the interaction's input: a list of steps
-            steps = _INTERACTIONS_STEPS.validate_json(json.dumps(messages))
+            steps = _interactions_steps().validate_json(json.dumps(messages))
         except Exception as exc:  # pydantic.ValidationError
             raise SchemaError(f"$: google-genai rejects the input steps: {exc}") from None
         if len(messages) != count or not all(
@@ -683,10 +697,10 @@ def check_envelope(
                 keys.add("tool_call_id")
                 if not message["tool_call_id"]:
                     raise SchemaError(f"$: an empty tool_call_id is left out: {message!r}")
-                check_typed(message, ChatCompletionToolMessageParam, "$")
+                check_typed(message, openai_chat.ChatCompletionToolMessageParam, "$")
             if set(message) != keys or message["role"] != "tool":
                 raise SchemaError(f"$: a hermes message is role tool + content: {message!r}")
-            OllamaMessage.model_validate(message)
+            ollama.Message.model_validate(message)
             check_block("hermes", message["content"], options)
     else:
         if len(messages) != count:

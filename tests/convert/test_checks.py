@@ -7,9 +7,9 @@ import json
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
 import pytest
-from anthropic.types import ToolResultBlockParam
 from convert_checks import (
     SchemaError,
+    anthropic_types,
     assert_no_payload,
     check_anthropic,
     check_block,
@@ -21,10 +21,10 @@ from convert_checks import (
     check_openai,
     check_responses,
     check_typed,
+    openai_chat,
     validate_gemini_part,
 )
 from convert_samples import GIF_B64, PDF_B64, PNG_B64
-from openai.types.chat import ChatCompletionToolMessageParam
 from toolwire.convert import ToolResult
 
 
@@ -88,12 +88,16 @@ def _anthropic(content: Any, **extra: Any) -> dict[str, Any]:
 
 def test_sdk_types_are_really_walked() -> None:
     # The same structures the converter emits, checked against the SDK's own TypedDicts.
-    check_typed(_anthropic([{"type": "text", "text": "hi"}]), ToolResultBlockParam)
+    check_typed(_anthropic([{"type": "text", "text": "hi"}]), anthropic_types.ToolResultBlockParam)
     check_typed(
-        {"role": "tool", "tool_call_id": "c", "content": "x"}, ChatCompletionToolMessageParam
+        {"role": "tool", "tool_call_id": "c", "content": "x"},
+        openai_chat.ChatCompletionToolMessageParam,
     )
     with pytest.raises(SchemaError, match="unknown keys"):
-        check_typed(_anthropic([{"type": "text", "text": "hi", "bogus": 1}]), ToolResultBlockParam)
+        check_typed(
+            _anthropic([{"type": "text", "text": "hi", "bogus": 1}]),
+            anthropic_types.ToolResultBlockParam,
+        )
 
 
 ANTHROPIC_BAD = {

@@ -16,10 +16,10 @@ from convert_checks import (
     assert_no_payload,
     check_block,
     check_envelope,
+    gint,
     native_payloads,
 )
 from convert_samples import GIF, JPEG, PDF, PNG, WEBP, b64
-from google.genai import interactions as gint
 from toolwire.convert import (
     WIRES,
     IdMap,

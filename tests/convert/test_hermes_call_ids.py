@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from convert_checks import check_envelope, check_typed
-from openai.types.chat import ChatCompletionToolMessageParam
+from convert_checks import check_envelope, check_typed, openai_chat
 from toolwire.convert import (
     ID_RULES,
     WIRES,
@@ -44,7 +43,7 @@ def test_on_each_message_carries_its_call_id(on: object) -> None:
         {"role": "tool", "tool_call_id": "call_1", "content": BLOCK_1},
         {"role": "tool", "content": BLOCK_2},  # no id: no key (never an empty one)
     ]
-    check_typed(messages[0], ChatCompletionToolMessageParam)
+    check_typed(messages[0], openai_chat.ChatCompletionToolMessageParam)
     check_envelope("hermes", messages, 2, {"call_ids": True})
 
 
@@ -71,7 +70,7 @@ def test_a_mapped_id_is_the_one_sent() -> None:
     assert message["tool_call_id"] != long_id
     assert ids.original("mistral", message["tool_call_id"]) == long_id
     assert set(message) == {"role", "tool_call_id", "content"}
-    check_typed(message, ChatCompletionToolMessageParam)
+    check_typed(message, openai_chat.ChatCompletionToolMessageParam)
 
 
 @pytest.mark.parametrize("wire", WIRES)

@@ -11,15 +11,16 @@ from convert_checks import (
     assert_no_payload,
     check_block,
     check_typed,
+    openai_chat,
     parse_data_url,
 )
 from convert_samples import GIF_B64, JPEG_B64, PDF_B64, PNG_B64, WEBP_B64
 from hypothesis import given
-from ollama._client import _copy_messages  # how ollama.chat() reads dict messages
-from ollama._types import ChatRequest
-from openai.types.chat import ChatCompletionMessageParam
+from lazy import LazyModule
 from test_properties import SETTINGS, results
 from toolwire.convert import InvalidOption, InvalidToolResult, ToolResult, format_tool_results
+
+ollama_types = LazyModule("ollama._types")
 
 PAYLOADS = [PNG_B64, JPEG_B64, GIF_B64, WEBP_B64, PDF_B64]
 
@@ -59,7 +60,7 @@ def _assistant(results: list[ToolResult]) -> dict[str, Any]:
 def check_openai_turn(results: list[ToolResult], messages: list[Any]) -> None:
     """The messages answer every call in order, then at most one user message; SDK types hold."""
     for message in [_assistant(results), *messages]:
-        check_typed(message, ChatCompletionMessageParam)
+        check_typed(message, openai_chat.ChatCompletionMessageParam)
     tools = messages[: len(results)]
     if [m["tool_call_id"] for m in tools] != [r.id for r in results]:
         raise SchemaError("tool messages do not answer the calls in order")
@@ -80,7 +81,9 @@ def check_openai_turn(results: list[ToolResult], messages: list[Any]) -> None:
 
 def check_ollama_turn(results: list[ToolResult], messages: list[Any]) -> None:
     """Every tool message first, then at most one user message with valid base64 images."""
-    request = ChatRequest(model="m", messages=list(_copy_messages(messages)))
+    from ollama._client import _copy_messages  # how ollama.chat() reads dict messages
+
+    request = ollama_types.ChatRequest(model="m", messages=list(_copy_messages(messages)))
     sent = request.model_dump(exclude_none=True)["messages"]
     if [m.get("images", []) for m in sent] != [m.get("images", []) for m in messages]:
         raise SchemaError("the ollama client sends other images")

@@ -10,8 +10,13 @@ import sys
 from typing import Any
 
 import pytest
-from anthropic.types import MessageParam
-from convert_checks import check_block, check_envelope, check_typed, validate_converse
+from convert_checks import (
+    anthropic_types,
+    check_block,
+    check_envelope,
+    check_typed,
+    validate_converse,
+)
 from convert_samples import PNG_B64
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -443,7 +448,7 @@ def test_openai_to_anthropic_conversation_still_pairs() -> None:
     (user,) = convert_tool_results("openai", "anthropic", _tool_messages(), ids=m)
     check_envelope("anthropic", [user], len(CALLS))
     for message in ({"role": "user", "content": "list the files"}, assistant, user):
-        check_typed(message, MessageParam)
+        check_typed(message, anthropic_types.MessageParam)
     uses = [block["id"] for block in assistant["content"]]
     results = [block["tool_use_id"] for block in user["content"]]
     assert uses == results and len(set(uses)) == len(CALLS)

@@ -7,28 +7,19 @@ import re
 from typing import Any
 
 import pytest
-from anthropic.types import (
-    Base64ImageSourceParam,
-    Base64PDFSourceParam,
-    DocumentBlockParam,
-    ImageBlockParam,
-    PlainTextSourceParam,
-    SearchResultBlockParam,
-    TextBlockParam,
-    ToolResultBlockParam,
+from convert_checks import (
+    WIRES,
+    anthropic_types,
+    assert_no_payload,
+    check_block,
+    check_envelope,
+    gtypes,
+    ollama,
+    openai_chat,
+    openai_items,
 )
-from convert_checks import WIRES, assert_no_payload, check_block, check_envelope
 from convert_samples import GIF_B64, PDF, PDF_B64, PNG, PNG_B64, WAV_B64, b64
-from google.genai import types as gtypes
-from ollama import Image as OllamaImage
-from ollama import Message as OllamaMessage
-from openai.types.chat import ChatCompletionContentPartTextParam, ChatCompletionToolMessageParam
-from openai.types.responses import (
-    ResponseInputFileContentParam,
-    ResponseInputImageContentParam,
-    ResponseInputTextContentParam,
-)
-from openai.types.responses.response_input_item_param import FunctionCallOutput
+from lazy import LazyModule
 from toolwire.convert import (
     InvalidBlock,
     InvalidOption,
@@ -39,6 +30,8 @@ from toolwire.convert import (
     format_tool_results,
 )
 from toolwire.convert.wires import TABLE
+
+openai_responses = LazyModule("openai.types.responses")
 
 NATIVE = {"image_input": True, "native_pdf": True}
 
@@ -53,32 +46,38 @@ def test_every_wire_declares_a_reader() -> None:
 
 
 def test_anthropic_tool_result_with_image_and_documents() -> None:
-    block = ToolResultBlockParam(
+    block = anthropic_types.ToolResultBlockParam(
         type="tool_result",
         tool_use_id="toolu_01",
         is_error=True,
         content=[
-            TextBlockParam(type="text", text="Here:", cache_control={"type": "ephemeral"}),
-            ImageBlockParam(
-                type="image",
-                source=Base64ImageSourceParam(type="base64", media_type="image/png", data=PNG_B64),
+            anthropic_types.TextBlockParam(
+                type="text", text="Here:", cache_control={"type": "ephemeral"}
             ),
-            DocumentBlockParam(
+            anthropic_types.ImageBlockParam(
+                type="image",
+                source=anthropic_types.Base64ImageSourceParam(
+                    type="base64", media_type="image/png", data=PNG_B64
+                ),
+            ),
+            anthropic_types.DocumentBlockParam(
                 type="document",
-                source=Base64PDFSourceParam(
+                source=anthropic_types.Base64PDFSourceParam(
                     type="base64", media_type="application/pdf", data=PDF_B64
                 ),
             ),
-            DocumentBlockParam(
+            anthropic_types.DocumentBlockParam(
                 type="document",
-                source=PlainTextSourceParam(type="text", media_type="text/plain", data="notes"),
+                source=anthropic_types.PlainTextSourceParam(
+                    type="text", media_type="text/plain", data="notes"
+                ),
                 title="Notes",
             ),
-            SearchResultBlockParam(
+            anthropic_types.SearchResultBlockParam(
                 type="search_result",
                 source="https://example.com/s",
                 title="Found",
-                content=[TextBlockParam(type="text", text="a hit")],
+                content=[anthropic_types.TextBlockParam(type="text", text="a hit")],
             ),
         ],
     )
@@ -131,7 +130,7 @@ def test_anthropic_string_content() -> None:
 
 
 def test_openai_tool_messages() -> None:
-    text = ChatCompletionToolMessageParam(
+    text = openai_chat.ChatCompletionToolMessageParam(
         role="tool", tool_call_id="call_1", content="[image] image/png (68 bytes)"
     )
     result = ToolResult.from_wire("openai", text, name="chart")
@@ -140,35 +139,35 @@ def test_openai_tool_messages() -> None:
     for wire in WIRES:
         out = result.to(wire, **NATIVE)
         assert "inlineData" not in json.dumps(out) and "base64" not in json.dumps(out)
-    parts = ChatCompletionToolMessageParam(
+    parts = openai_chat.ChatCompletionToolMessageParam(
         role="tool",
         tool_call_id="call_2",
         content=[
-            ChatCompletionContentPartTextParam(type="text", text="one"),
-            ChatCompletionContentPartTextParam(type="text", text="two"),
+            openai_chat.ChatCompletionContentPartTextParam(type="text", text="one"),
+            openai_chat.ChatCompletionContentPartTextParam(type="text", text="two"),
         ],
     )
     assert ToolResult.from_wire("openai", parts).to("openai")["content"] == "one\ntwo"
 
 
 def test_responses_function_call_output_with_image_and_file() -> None:
-    block = FunctionCallOutput(
+    block = openai_items.FunctionCallOutput(
         type="function_call_output",
         call_id="call_r",
         output=[
-            ResponseInputTextContentParam(type="input_text", text="Report:"),
-            ResponseInputImageContentParam(
+            openai_responses.ResponseInputTextContentParam(type="input_text", text="Report:"),
+            openai_responses.ResponseInputImageContentParam(
                 type="input_image", image_url=f"data:image/png;base64,{PNG_B64}"
             ),
-            ResponseInputFileContentParam(
+            openai_responses.ResponseInputFileContentParam(
                 type="input_file",
                 file_data=f"data:application/pdf;base64,{PDF_B64}",
                 filename="Q3 report.pdf",
             ),
-            ResponseInputFileContentParam(
+            openai_responses.ResponseInputFileContentParam(
                 type="input_file", file_url="https://example.com/a.pdf", filename="a.pdf"
             ),
-            ResponseInputImageContentParam(type="input_image", file_id="file_123"),
+            openai_responses.ResponseInputImageContentParam(type="input_image", file_id="file_123"),
         ],
     )
     result = ToolResult.from_wire("responses", block)
@@ -268,7 +267,7 @@ def test_gemini_structured_response_and_file_data() -> None:
 
 
 def test_ollama_message() -> None:
-    message = OllamaMessage(role="tool", content="22C", tool_name="weather")
+    message = ollama.Message(role="tool", content="22C", tool_name="weather")
     result = ToolResult.from_wire("ollama", message, id="call_9")
     assert (result.name, result.id) == ("weather", "call_9")
     assert result.to("ollama") == {
@@ -277,7 +276,7 @@ def test_ollama_message() -> None:
         "tool_name": "weather",
         "tool_call_id": "call_9",
     }
-    with_image = OllamaMessage(role="tool", content="", images=[OllamaImage(value=PNG)])
+    with_image = ollama.Message(role="tool", content="", images=[ollama.Image(value=PNG)])
     read = ToolResult.from_wire("ollama", with_image)
     assert dict(read.content[0]) == {"type": "image", "data": PNG_B64, "mimeType": "image/png"}
 

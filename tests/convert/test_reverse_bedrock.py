@@ -11,8 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from anthropic.types import ImageBlockParam, URLImageSourceParam, URLPDFSourceParam
-from convert_checks import check_block, converse_request, validate_converse
+from convert_checks import anthropic_types, check_block, converse_request, validate_converse
 from convert_samples import PDF, PDF_B64, PNG, PNG_B64
 from toolwire.convert import InvalidBlock, ToolResult, convert_tool_results
 
@@ -168,10 +167,16 @@ URL_OPTIONS = {"image_input": True, "native_pdf": True, "url_sources": True}
 
 
 def test_anthropic_url_image_and_document_are_resource_links() -> None:
-    image = ImageBlockParam(
-        type="image", source=URLImageSourceParam(type="url", url="https://cdn.example.com/c.webp")
+    image = anthropic_types.ImageBlockParam(
+        type="image",
+        source=anthropic_types.URLImageSourceParam(
+            type="url", url="https://cdn.example.com/c.webp"
+        ),
     )
-    pdf = {"type": "document", "source": URLPDFSourceParam(type="url", url="https://e.com/r")}
+    pdf = {
+        "type": "document",
+        "source": anthropic_types.URLPDFSourceParam(type="url", url="https://e.com/r"),
+    }
     titled = {**pdf, "title": "Report"}
     block = {"type": "tool_result", "tool_use_id": "toolu_u", "content": [image, pdf, titled]}
     result = ToolResult.from_wire("anthropic", block, name="read")

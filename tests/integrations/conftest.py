@@ -11,6 +11,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -26,18 +27,23 @@ _TESTS = Path(__file__).resolve().parent.parent
 # the loopback providers (tests/probe/providers.py) and the SDK checks they use
 sys.path[:0] = [str(_TESTS / "probe"), str(_TESTS / "convert")]
 
-import litellm  # noqa: E402
-from litellm_helpers import FEW, HOISTING  # noqa: E402
+from litellm_helpers import FEW, HOISTING, litellm  # noqa: E402
 from providers import ProviderServer  # noqa: E402
-from toolwire.integrations.litellm import ToolwireCallback  # noqa: E402
 from toolwire.registry import Registry  # noqa: E402
 
-litellm.telemetry = False
-litellm.suppress_debug_info = True
+if TYPE_CHECKING:
+    from toolwire.integrations.litellm import ToolwireCallback
 
 #: the provider servers, holding requests to the providers' API rules (not to the
 #: converter's own output: LiteLLM writes these requests)
 WIRES = ("anthropic", "openai", "gemini", "bedrock")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _quiet_litellm() -> None:
+    """Import LiteLLM (tests/lazy.py) with its telemetry and debug hints off."""
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +114,8 @@ def registry(registry_url: str) -> Iterator[Registry]:
 @pytest.fixture
 def callback(registry: Registry) -> Iterator[ToolwireCallback]:
     """Install a ToolwireCallback on the module's registry as LiteLLM's only callback."""
+    from toolwire.integrations.litellm import ToolwireCallback
+
     installed = ToolwireCallback(registry=registry)
     before = litellm.callbacks
     litellm.callbacks = [installed]

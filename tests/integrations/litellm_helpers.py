@@ -6,9 +6,11 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-import litellm
+from lazy import LazyModule
 from providers import KEY, ProviderServer
 from tiny_media import PDF, PNG
+
+litellm = LazyModule("litellm")  # imported by the first test that sends (tests/lazy.py)
 
 T = TypeVar("T")
 #: one event loop for every LiteLLM test: LiteLLM keeps its clients and its logging

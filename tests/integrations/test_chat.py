@@ -6,11 +6,15 @@ import copy
 import re
 
 import pytest
+from lazy import LazyModule
 from litellm_helpers import HOISTING, PNG, conversation, media_parts
 from toolwire.convert import NAME_RULES, InvalidId
 from toolwire.integrations._chat import has_tool_turns, rewrite
-from toolwire.integrations.litellm import ToolwireCallback
 from toolwire.registry import Registry, resolve
+
+# imported by the test that uses them (tests/lazy.py)
+litellm_types = LazyModule("litellm.types.utils")
+toolwire_litellm = LazyModule("toolwire.integrations.litellm")
 
 
 def test_the_callers_messages_are_never_changed(registry: Registry) -> None:
@@ -79,12 +83,10 @@ def test_no_tool_turns_is_seen_cheaply() -> None:
 
 
 def test_an_empty_call_id_goes_on_unchanged_with_the_reason(registry: Registry) -> None:
-    from litellm.types.utils import CallTypes
-
-    callback = ToolwireCallback(registry=registry)
+    callback = toolwire_litellm.ToolwireCallback(registry=registry)
     messages = conversation("", media=True)
     kwargs = {"model": "anthropic/claude-sonnet-4-5", "messages": messages}
-    coroutine = callback.async_pre_call_deployment_hook(kwargs, CallTypes.acompletion)
+    coroutine = callback.async_pre_call_deployment_hook(kwargs, litellm_types.CallTypes.acompletion)
     with pytest.raises(StopIteration) as done:
         coroutine.send(None)
     out = done.value.value

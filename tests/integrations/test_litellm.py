@@ -11,15 +11,20 @@ import json
 import re
 import subprocess
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import litellm
 import pytest
-from litellm.integrations.custom_logger import CustomLogger
-from litellm.types.utils import CallTypes
-from litellm_helpers import HOISTING, PDF, PNG, conversation, nodes, run, send
+from lazy import LazyModule
+from litellm_helpers import HOISTING, PDF, PNG, conversation, litellm, nodes, run, send
 from providers import ProviderServer
-from toolwire.integrations.litellm import ToolwireCallback, route
+
+if TYPE_CHECKING:
+    from toolwire.integrations.litellm import ToolwireCallback
+
+# imported by the first test that uses them (tests/lazy.py)
+litellm_types = LazyModule("litellm.types.utils")
+litellm_loggers = LazyModule("litellm.integrations.custom_logger")
+toolwire_litellm = LazyModule("toolwire.integrations.litellm")
 
 pytestmark = [
     pytest.mark.usefixtures("server_checks"),
@@ -174,7 +179,7 @@ def test_a_conversation_without_tool_media_passes_byte_identical(
     try:
         litellm.callbacks = []
         run(send(server, "anthropic/claude-sonnet-4-5-ignorer", messages))
-        litellm.callbacks = [ToolwireCallback(registry=registry)]
+        litellm.callbacks = [toolwire_litellm.ToolwireCallback(registry=registry)]
         run(send(server, "anthropic/claude-sonnet-4-5-ignorer", messages))
     finally:
         litellm.callbacks = before
@@ -183,33 +188,39 @@ def test_a_conversation_without_tool_media_passes_byte_identical(
 
 
 def test_the_hook_returns_none_without_tool_turns(callback: ToolwireCallback) -> None:
+    acompletion = litellm_types.CallTypes.acompletion
     kwargs = {
         "model": "anthropic/claude-sonnet-4-5",
         "messages": [{"role": "user", "content": "hi"}],
     }
-    assert run(callback.async_pre_call_deployment_hook(kwargs, CallTypes.acompletion)) is None
+    assert run(callback.async_pre_call_deployment_hook(kwargs, acompletion)) is None
     valid = {
         "model": "anthropic/claude-sonnet-4-5",
         "messages": conversation("toolu_1", media=False),
     }
-    assert run(callback.async_pre_call_deployment_hook(valid, CallTypes.acompletion)) is None
+    assert run(callback.async_pre_call_deployment_hook(valid, acompletion)) is None
 
 
 # -- what LiteLLM's logging sees ------------------------------------------------------------
 
 
-class _Seen(CustomLogger):
-    def __init__(self) -> None:
-        super().__init__()
-        self.metadata: list[Any] = []
+def _seen() -> Any:
+    """Return a LiteLLM logger that keeps the metadata of each logged request."""
 
-    async def async_log_success_event(
-        self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
-    ) -> None:
-        self.metadata.append((kwargs.get("litellm_params") or {}).get("metadata"))
+    class Seen(litellm_loggers.CustomLogger):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.metadata: list[Any] = []
+
+        async def async_log_success_event(
+            self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
+        ) -> None:
+            self.metadata.append((kwargs.get("litellm_params") or {}).get("metadata"))
+
+    return Seen()
 
 
-def _reports_of(seen: _Seen, model: str) -> list[dict[str, Any]]:
+def _reports_of(seen: Any, model: str) -> list[dict[str, Any]]:
     """The toolwire reports the logged requests for ``model`` carry."""
     reports = [(m or {}).get("toolwire") for m in seen.metadata]
     return [r for r in reports if isinstance(r, dict) and r.get("model") == model]
@@ -218,10 +229,10 @@ def _reports_of(seen: _Seen, model: str) -> list[dict[str, Any]]:
 def test_the_decision_report_reaches_litellm_logging(
     servers: dict[str, ProviderServer], registry: Any
 ) -> None:
-    seen = _Seen()
+    seen = _seen()
     before = litellm.callbacks
     try:
-        litellm.callbacks = [ToolwireCallback(registry=registry), seen]
+        litellm.callbacks = [toolwire_litellm.ToolwireCallback(registry=registry), seen]
         run(send(servers["gemini"], "gemini/gemini-2.5-flash-ignorer", conversation("call_1")))
         for _ in range(100):  # success callbacks run after the reply, on the loop
             if _reports_of(seen, "gemini-2.5-flash-ignorer"):
@@ -252,20 +263,27 @@ def test_a_provider_without_an_engine_passes_unchanged_with_the_reason(
 ) -> None:
     messages = conversation("functions.bash:0")
     kwargs = {"model": "ollama/llava", "messages": messages}
-    out = run(callback.async_pre_call_deployment_hook(kwargs, CallTypes.acompletion))
+    out = run(callback.async_pre_call_deployment_hook(kwargs, litellm_types.CallTypes.acompletion))
     assert out["messages"] is messages
     assert "no engine for the LiteLLM provider 'ollama'" in out["metadata"]["toolwire"]["skipped"]
 
 
 def test_route_uses_the_catalog_table() -> None:
-    assert route("anthropic/claude-sonnet-4-5") == ("anthropic", "claude-sonnet-4-5")
+    route = toolwire_litellm.route
+    assert route("anthropic/claude-sonnet-4-5") == (
+        "anthropic",
+        "claude-sonnet-4-5",
+    )
     assert route("bedrock/converse/us.anthropic.claude-x-v1:0") == (
         "bedrock",
         "us.anthropic.claude-x-v1:0",
     )
     assert route("gemini/gemini-3-flash") == ("gemini", "gemini-3-flash")
     assert route("gpt-4o") == ("openai", "gpt-4o")
-    assert route("mistral/mistral-large-latest") == ("mistral", "mistral-large-latest")
+    assert route("mistral/mistral-large-latest") == (
+        "mistral",
+        "mistral-large-latest",
+    )
 
 
 def test_importing_toolwire_never_imports_litellm() -> None:

@@ -12,15 +12,16 @@ models of ``FEW`` take at most 3 images per request (the anthropic one also at m
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import litellm
 import pytest
+from lazy import LazyModule
 from litellm_helpers import (
     FEW,
     PDF,
     PNG,
     image_part,
+    litellm,
     media_parts,
     nodes,
     pdf_part,
@@ -31,8 +32,12 @@ from providers import ProviderServer
 from toolwire.convert import AlreadySent
 from toolwire.integrations._chat import rewrite
 from toolwire.integrations._sent import already_sent
-from toolwire.integrations.litellm import ToolwireCallback
 from toolwire.registry import Registry, resolve
+
+if TYPE_CHECKING:
+    from toolwire.integrations.litellm import ToolwireCallback
+
+toolwire_litellm = LazyModule("toolwire.integrations.litellm")  # tests/lazy.py
 
 pytestmark = [
     pytest.mark.usefixtures("server_checks"),
@@ -213,7 +218,7 @@ def test_tool_media_within_the_budget_pass_byte_identical(
     try:
         litellm.callbacks = []
         run(send(server, f"anthropic/{FEW['anthropic']}", messages))
-        litellm.callbacks = [ToolwireCallback(registry=registry)]
+        litellm.callbacks = [toolwire_litellm.ToolwireCallback(registry=registry)]
         run(send(server, f"anthropic/{FEW['anthropic']}", messages))
     finally:
         litellm.callbacks = before

@@ -47,13 +47,6 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import anthropic.types
-import botocore.session
-import ollama
-import openai.types.chat
-import openai.types.responses
-from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
-from botocore.validate import ParamValidator
 from convert_checks import (
     SchemaError,
     check_anthropic,
@@ -66,10 +59,20 @@ from convert_checks import (
     check_typed,
     validate_converse,
 )
-from google.genai import types as gtypes
-from ollama._types import ChatRequest
-from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
-from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+from lazy import LazyModule
+
+# the SDKs, imported on first use (see tests/lazy.py)
+anthropic_types = LazyModule("anthropic.types")
+anthropic_params = LazyModule("anthropic.types.message_create_params")
+openai_chat = LazyModule("openai.types.chat")
+openai_chat_params = LazyModule("openai.types.chat.completion_create_params")
+openai_responses = LazyModule("openai.types.responses")
+openai_responses_params = LazyModule("openai.types.responses.response_create_params")
+gtypes = LazyModule("google.genai.types")
+ollama = LazyModule("ollama")
+ollama_types = LazyModule("ollama._types")
+botocore_session = LazyModule("botocore.session")
+botocore_validate = LazyModule("botocore.validate")
 
 KEY = "tw-test-key-4f9c2a7e81b3d605"
 #: The AWS credentials a ``sigv4_region`` server accepts (the secret never travels).
@@ -243,7 +246,7 @@ class AnthropicApi(Api):
         return body["model"], headers.get("x-api-key")
 
     def check(self, path: str, body: Any) -> None:
-        check_typed(body, MessageCreateParamsNonStreaming)
+        check_typed(body, anthropic_params.MessageCreateParamsNonStreaming)
         for node in _walk(body["messages"]):
             if (
                 self.converter_checks
@@ -269,7 +272,7 @@ class AnthropicApi(Api):
             "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 3},
         }
-        anthropic.types.Message.model_validate(data)
+        anthropic_types.Message.model_validate(data)
         return data
 
     def error(self, status: int, message: str) -> dict[str, Any]:
@@ -302,7 +305,7 @@ class OpenAIApi(Api):
         return body["model"], _bearer(headers)
 
     def check(self, path: str, body: Any) -> None:
-        check_typed(body, CompletionCreateParamsNonStreaming)
+        check_typed(body, openai_chat_params.CompletionCreateParamsNonStreaming)
         check_tool_answers(body["messages"])
         for message in body["messages"]:
             if self.converter_checks and message["role"] == "tool":
@@ -324,7 +327,7 @@ class OpenAIApi(Api):
             ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
         }
-        openai.types.chat.ChatCompletion.model_validate(data)
+        openai_chat.ChatCompletion.model_validate(data)
         return data
 
     def error(self, status: int, message: str) -> dict[str, Any]:
@@ -347,7 +350,7 @@ class HermesApi(OpenAIApi):
                 )
             check_hermes(message["content"])
         others = {**body, "messages": [m for m in body["messages"] if m["role"] != "tool"]}
-        check_typed(others, CompletionCreateParamsNonStreaming)
+        check_typed(others, openai_chat_params.CompletionCreateParamsNonStreaming)
         check_tool_answers(body["messages"])
         if tool_messages and "<tool_call>" not in body["messages"][-2]["content"]:
             raise SchemaError("the assistant turn before a tool response holds <tool_call>")
@@ -362,7 +365,7 @@ class ResponsesApi(Api):
         return body["model"], _bearer(headers)
 
     def check(self, path: str, body: Any) -> None:
-        check_typed(body, ResponseCreateParamsNonStreaming)
+        check_typed(body, openai_responses_params.ResponseCreateParamsNonStreaming)
         for item in body["input"]:
             if self.converter_checks and item.get("type") == "function_call_output":
                 check_responses(item)
@@ -390,7 +393,7 @@ class ResponsesApi(Api):
             "tool_choice": "auto",
             "tools": [],
         }
-        openai.types.responses.Response.model_validate(data)
+        openai_responses.Response.model_validate(data)
         return data
 
     def error(self, status: int, message: str) -> dict[str, Any]:
@@ -460,7 +463,7 @@ class OllamaApi(Api):
 
     def check(self, path: str, body: Any) -> None:
         try:
-            ChatRequest.model_validate(body)
+            ollama_types.ChatRequest.model_validate(body)
         except Exception as exc:  # pydantic.ValidationError
             raise SchemaError(f"ollama rejects the request: {exc}") from None
         for message in body["messages"]:
@@ -498,12 +501,11 @@ def _decoded_blobs(value: Any) -> Any:
     return value
 
 
-_CONVERSE_OUTPUT = (
-    botocore.session.get_session()
-    .get_service_model("bedrock-runtime")
-    .operation_model("Converse")
-    .output_shape
-)
+@functools.cache
+def _converse_output() -> Any:
+    """botocore's shape of a Converse reply."""
+    model = botocore_session.get_session().get_service_model("bedrock-runtime")
+    return model.operation_model("Converse").output_shape
 
 
 class BedrockApi(Api):
@@ -543,8 +545,8 @@ class BedrockApi(Api):
             "usage": {"inputTokens": 10, "outputTokens": 3, "totalTokens": 13},
             "metrics": {"latencyMs": 12},
         }
-        shape = _CONVERSE_OUTPUT
-        report = ParamValidator().validate(data, shape)
+        shape = _converse_output()
+        report = botocore_validate.ParamValidator().validate(data, shape)
         if report.has_errors():
             raise AssertionError(f"botocore rejects the reply: {report.generate_report()}")
         return data

@@ -8,17 +8,16 @@ JSON form) passes botocore's validator too, and is then encoded a second time.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-import botocore.session
 import pytest
-from botocore.serialize import create_serializer
-from botocore.validate import ParamValidator
 from cli_helpers import failed, ops_runner, run
+from lazy import LazyModule
 from toolwire.convert import ToolResult
 from toolwire.registry import Registry, Resolver, format_for, reformat_for
 
@@ -41,9 +40,16 @@ CONTENT: list[dict[str, Any]] = [
     },
 ]
 RESULT = ToolResult(name="fetch", id="tooluse_1", content=CONTENT)
-_CONVERSE = (
-    botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse")
-)
+botocore_session = LazyModule("botocore.session")
+botocore_serialize = LazyModule("botocore.serialize")
+botocore_validate = LazyModule("botocore.validate")
+
+
+@functools.cache
+def _converse() -> Any:
+    """botocore's model of the Converse operation."""
+    model = botocore_session.get_session().get_service_model("bedrock-runtime")
+    return model.operation_model("Converse")
 
 
 def _wire_payloads(messages: list[Any]) -> tuple[bytes, bytes]:
@@ -60,9 +66,12 @@ def _wire_payloads(messages: list[Any]) -> tuple[bytes, bytes]:
             *messages,
         ],
     }
-    report = ParamValidator().validate(request, _CONVERSE.input_shape)
+    converse = _converse()
+    report = botocore_validate.ParamValidator().validate(request, converse.input_shape)
     assert not report.has_errors(), report.generate_report()
-    serialized = create_serializer("rest-json").serialize_to_request(request, _CONVERSE)
+    serialized = botocore_serialize.create_serializer("rest-json").serialize_to_request(
+        request, converse
+    )
     body = json.loads(serialized["body"])
     parts = body["messages"][2]["content"][0]["toolResult"]["content"]
     assert [next(iter(part)) for part in parts] == ["text", "image", "document"]

@@ -13,11 +13,13 @@ import struct
 import zlib
 from typing import Any
 
-import pydantic
 import pytest
-from openai.types.chat import ChatCompletionToolMessageParam
+from lazy import LazyModule
 from toolwire.convert import ToolResult
 from toolwire.registry import Registry, format_for
+
+pydantic = LazyModule("pydantic")
+openai_chat = LazyModule("openai.types.chat")
 
 
 def _png() -> bytes:
@@ -400,7 +402,9 @@ def test_hermes_on_an_openai_compatible_endpoint_carries_the_call_ids(
     assert read_payload(payload[:1])[0] == "hermes"
     assert payload[0]["tool_call_id"] == "call_01"
     assert set(payload[1]) == {"role", "content"}  # no id: no key
-    checked = pydantic.TypeAdapter(ChatCompletionToolMessageParam).validate_python(payload[0])
+    checked = pydantic.TypeAdapter(openai_chat.ChatCompletionToolMessageParam).validate_python(
+        payload[0]
+    )
     assert checked == payload[0]
 
 
