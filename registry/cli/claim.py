@@ -8,7 +8,9 @@ from typing import Any
 import click
 
 from .._validate import capability as check_capability
+from .._validate import text as check_text
 from .._values import parse_value, show_value
+from ..errors import InvalidInput
 from ..vocab import EVIDENCE_STATUSES
 from ._common import (
     CLAIM_COLUMNS,
@@ -177,6 +179,13 @@ def unset(
     why = reason if reason is not None else evidence
     if why is None:
         raise click.UsageError("Missing option '--reason': say why the claim goes")
+    hint = "'--reason'" if reason is not None else "'--evidence'"
+    if not why.strip():
+        raise click.BadParameter("it is empty: say why the claim goes", param_hint=hint)
+    try:
+        check_text(why, "text")
+    except InvalidInput as error:
+        raise click.BadParameter(str(error), param_hint=hint) from None
     claim = obj.registry().unset_claim(
         engine,
         capability,

@@ -91,6 +91,17 @@ def test_claim_unset_falls_through_in_resolve(runner: CliRunner, url: str) -> No
         cli(runner, url, "claim unset openai image_input --model lab-9 --evidence again"),
         "no image_input claim",
     )
+    # an empty or undecodable reason is refused, naming the option given, and retracts nothing
+    for command, option in (
+        ("claim unset openai image_input --reason ' '", "'--reason'"),
+        ("claim unset openai image_input --evidence ''", "'--evidence'"),
+    ):
+        failed(cli(runner, url, command), option, "it is empty", code=2)
+    undecodable = run(
+        runner, url, "claim", "unset", "openai", "image_input", "--reason", "a\udcffb"
+    )
+    failed(undecodable, "'--reason'", "lone surrogates", code=2)
+    assert resolved(runner, url, "openai", "lab-9")["capabilities"]["image_input"] is True
     # a second claim set on a recorded model says nothing on stderr
     ok(
         run(
