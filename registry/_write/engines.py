@@ -101,6 +101,8 @@ def _checked_fields(values: Mapping[str, Any]) -> None:
         _checked_tag(values["response_tag"])
     if values.get("id_rule") is not None:
         _checked_id_rule(values["id_rule"])
+    if "note" in values:
+        check.text(values["note"], "note")
 
 
 def _checked_tag(value: object) -> str | None:

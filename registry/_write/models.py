@@ -143,6 +143,8 @@ class Models:
         check.actor(recorded_by)
         if values.get("wire") is not None:
             check.wire(values["wire"])
+        if "note" in values:
+            check.text(values["note"], "note")
         engine_id = q.engine_id(self._connection, engine)
         row_id = self.row_id(engine_id, model_id)
         if row_id is None:

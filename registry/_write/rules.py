@@ -319,6 +319,8 @@ class Rules:
         check.actor(recorded_by)
         if values.get("wire") is not None:
             check.wire(values["wire"])
+        if "note" in values:
+            check.text(values["note"], "note")
         engine_id = q.engine_id(self._connection, engine)
         found = self.find(engine_id, engine, rule)
         return self._txn.update_row(

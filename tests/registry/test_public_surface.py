@@ -353,10 +353,22 @@ def test_a_writer_refuses_rule_ids_and_field_values_of_the_wrong_kind(
             registry_errors.InvalidInput,
         ),
     }
+    # a note is text on the engine, a model and a rule (not a NOT NULL error of the database)
+    with registry.batch() as writer:
+        writer.add_model("anthropic", "lab-1", note="kept", created_by="t")
+    for entity, key in (("engine", "anthropic"), ("model", "lab-1"), ("rule", rules[0].id)):
+        for note in (None, 5, "a\x00b"):
+            refused[f"{entity} note {note!r}"] = (
+                lambda w, e=entity, k=key, n=note: w.update_fields(
+                    "anthropic", e, k, {"note": n}, recorded_by="t"
+                ),
+                registry_errors.InvalidInput,
+            )
     for name, (call, error) in refused.items():
         with pytest.raises(error), registry.batch() as writer:
             call(writer)
         assert registry.rules("anthropic") == rules, name  # nothing written
+        assert registry.models("anthropic")[0].note == "kept", name
     with registry.batch() as writer:
         assert (
             writer.update_fields("anthropic", "engine", "anthropic", {}, recorded_by="t") is False
