@@ -53,14 +53,24 @@ def snapshot_command(obj: Context, output: Path | None, schema: bool) -> None:
 
 
 def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file beside it, renamed over it."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``data`` to ``path`` through a temporary file beside it, renamed over it.
+
+    A failure names ``path``, not the temporary file.
+    """
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
 
 

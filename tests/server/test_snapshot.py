@@ -132,3 +132,18 @@ def test_a_stale_claim_is_stale_after_its_policy(seeded_sqlite: str, tmp_path: P
             "--reason",
             "test",
         )
+
+
+def test_a_file_that_cannot_be_written_is_named_not_its_temporary(
+    seeded_sqlite: str, tmp_path: Path
+) -> None:
+    (tmp_path / "a-file").write_text("kept")
+    for path, reason in (
+        (tmp_path / "no-such-directory" / "snapshot.json", "No such file or directory"),
+        (tmp_path / "a-file" / "snapshot.json", "Not a directory"),
+    ):
+        args = ["--database-url", seeded_sqlite, "snapshot", "-o", str(path)]
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 1
+        assert done.stderr == f"Error: {reason}: {path}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
