@@ -27,7 +27,7 @@ from typing import Any
 
 import typing_extensions
 from convert_samples import sniff
-from lazy import LazyModule
+from lazy import LazyModule, load
 
 # the SDKs, imported on first use (see tests/lazy.py)
 anthropic_types = LazyModule("anthropic.types")
@@ -39,6 +39,14 @@ ollama = LazyModule("ollama")
 botocore_session = LazyModule("botocore.session")
 botocore_validate = LazyModule("botocore.validate")
 pydantic = LazyModule("pydantic")
+
+
+def load_sdks() -> None:
+    """Import the SDKs and build the checks' models now, not in the first check."""
+    load(anthropic_types, openai_chat, openai_items, gtypes, gint, ollama, botocore_validate)
+    _bedrock()
+    _interactions_steps()
+
 
 WIRES = (
     "anthropic",

@@ -57,9 +57,10 @@ from convert_checks import (
     check_openai,
     check_responses,
     check_typed,
+    load_sdks,
     validate_converse,
 )
-from lazy import LazyModule
+from lazy import LazyModule, load
 
 # the SDKs, imported on first use (see tests/lazy.py)
 anthropic_types = LazyModule("anthropic.types")
@@ -622,6 +623,11 @@ class ProviderServer:
         return f"http://{host}:{port}{BASE_PATHS.get(self.api.wire, '')}"
 
     def start(self) -> ProviderServer:
+        """Serve from a thread, the SDKs imported first: a reply never waits on an import."""
+        load_sdks()
+        load(anthropic_types, anthropic_params, openai_chat, openai_chat_params)
+        load(openai_responses, openai_responses_params, gtypes, ollama, ollama_types)
+        _converse_output()
         self._thread.start()
         return self
 
