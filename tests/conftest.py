@@ -78,9 +78,31 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Scheduling |
 
 
 PG_BIN = Path(os.environ.get("TOOLWIRE_PG_BIN", "/usr/lib/postgresql/15/bin"))
-# The cluster lives in memory where the machine has a tmpfs: CREATE DATABASE copies a
-# thousand small files and checkpoints, about 16 ms there against 90-160 ms on a disk
+# The PostgreSQL clusters and the tests' temporary directories live in memory where the
+# machine has a tmpfs with room: CREATE DATABASE copies a thousand small files and
+# checkpoints, about 16 ms there against 90-160 ms on a disk, and every SQLite commit
+# and CLI write of the tests would otherwise wait on the disk's flushes.
 _MEMORY = Path("/dev/shm")
+_MEMORY_ROOM = 4 * 1024**3  # bytes free for the tests' files (a run writes about 300 MB)
+
+
+def _memory_usable() -> bool:
+    if not (_MEMORY.is_dir() and os.access(_MEMORY, os.W_OK | os.X_OK)):
+        return False
+    stats = os.statvfs(_MEMORY)
+    return stats.f_bavail * stats.f_frsize >= _MEMORY_ROOM
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the run's temporary directories in memory (``_MEMORY``) unless told where.
+
+    Under ``pytest -n`` the controller chooses the directory and hands it to the workers.
+    """
+    chosen = config.option.basetemp is not None or "PYTEST_DEBUG_TEMPROOT" in os.environ
+    if not chosen and _memory_usable():
+        tempfile.tempdir = str(_MEMORY)
+
+
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count()
 
@@ -89,8 +111,9 @@ class PostgresServer:
     """A private PostgreSQL cluster in a temp dir, on 127.0.0.1 and a free port."""
 
     def __init__(self) -> None:
-        writable = _MEMORY.is_dir() and os.access(_MEMORY, os.W_OK | os.X_OK)
-        self.root = Path(tempfile.mkdtemp(prefix="toolwire-pg-", dir=_MEMORY if writable else None))
+        self.root = Path(
+            tempfile.mkdtemp(prefix="toolwire-pg-", dir=_MEMORY if _memory_usable() else None)
+        )
         self.data = self.root / "data"
         self.port = _free_port()
         self._as_user: list[str] = []
