@@ -50,7 +50,7 @@ class ToolResult:
         "_given",
         "_parsed",
         "_source",
-        "_string_form",
+        "_string",
         "_structured",
         "_texts",
         "id",
@@ -67,7 +67,7 @@ class ToolResult:
     # (``{"type": "text", "text": ...}`` is rebuilt when ``content`` is read)
     _source: Sequence[Any]
     _parsed: tuple[_items.Item, ...] | None  # the items; None until first needed (all-text)
-    _string_form: str | None  # the string form; None until first needed (``_string``)
+    _string: str  # the string form, computed once
     _texts: Sequence[str] | None  # the non-blank texts when every item is plain text
     # (frozen structured content, its canonical JSON) as given, and as the wires send it:
     # a media payload the content carries replaced by its placeholder (``_payloads``)
@@ -184,23 +184,6 @@ class ToolResult:
                 result_type=result_type,
             )
         return _build(cls, name, id, content, is_error, structured, result_type)
-
-    @property
-    def _string(self) -> str:
-        """The string form: the items' texts, one per line (made on first use; benign race).
-
-        Empty content sends the structured content's JSON, or the empty string.
-        """
-        string = self._string_form
-        if string is None:
-            if not self._source:
-                string = self._given[1] or ""
-            elif self._parsed is None:  # all plain text: the source is the texts
-                string = "\n".join(self._source)
-            else:
-                string = "\n".join([item.text for item in self._parsed])
-            object.__setattr__(self, "_string_form", string)
-        return string
 
     @property
     def _items(self) -> tuple[_items.Item, ...]:
@@ -424,7 +407,7 @@ def _build(
     # str}`` and nothing else, the item most results are made of -- is written here
     # alone: its frozen form is its string (lone surrogates replaced), and while every
     # item is one, no item is parsed at all (``_parsed`` None, made on first use).
-    strings: list[str] = []  # each item's text: its line of the string form (``_string``)
+    strings: list[str] = []  # the string form of each item
     items: list[_items.Item] | None = None  # None while every item is a plain text
     # the frozen items: ``strings`` itself while every item is a plain text (each is
     # its own frozen form), their own list from the first other item on
@@ -469,11 +452,14 @@ def _build(
         source = tuple(frozen_items)
         parsed = tuple(items)
         plain = _items.plain_texts(parsed)
+    string = "\n".join(strings)
     if structured is None:
         given = sent = _NO_STRUCTURED
     else:
         given = sent = _values.structured(structured)
-        if source and parsed is not None:  # items other than plain text: payloads may repeat
+        if not source:
+            string = given[1]  # empty content: the string form is the structured JSON
+        elif parsed is not None:  # items other than plain text: payloads may repeat
             sent = _payloads.cleaned(given, _payloads.stand_ins(source, parsed))
     if cls is ToolResult:
         self: Any = _new(_Building)
@@ -483,7 +469,7 @@ def _build(
         self.result_type = result_type
         self._source = source
         self._parsed = parsed
-        self._string_form = None
+        self._string = string
         self._texts = plain
         self._structured = sent
         self._given = given
@@ -497,7 +483,7 @@ def _build(
     set_(self, "result_type", result_type)
     set_(self, "_source", source)
     set_(self, "_parsed", parsed)
-    set_(self, "_string_form", None)
+    set_(self, "_string", string)
     set_(self, "_texts", plain)
     set_(self, "_structured", sent)
     set_(self, "_given", given)
