@@ -126,12 +126,11 @@ def format_tool_results(
         and (image_input is None or image_input is True or image_input is False)
         and (native_pdf is None or native_pdf is True or native_pdf is False)
         and (hoist is None or hoist is True or hoist is False)
-    ):  # the usual call: one lookup, as in ToolResult.to
-        key = (wire, image_input, native_pdf, hoist)
+    ):  # the usual call: the flags' plan, looked up as in ToolResult.to
         try:
-            block, resolved, budget = FLAG_PLANS[key]
+            block, resolved, budget = FLAG_PLANS[hoist][wire][image_input][native_pdf]
         except KeyError:
-            block, resolved, budget = flag_plan(key)
+            block, resolved, budget = flag_plan(wire, image_input, native_pdf, hoist)
     else:
         ids = unknown.pop("ids", None) if unknown else None
         id_rule = unknown.pop("id_rule", None) if unknown else None

@@ -12,7 +12,7 @@ from ._options import as_flag
 from ._tasks import is_task, outcome
 from ._values import as_mapping
 from .errors import InvalidBlock, InvalidToolResult, UnknownWire, describe
-from .wires import FLAG_PLANS, TABLE, flag_plan, plan, read_block
+from .wires import TABLE, UNHOISTED, flag_plan, plan, read_block
 
 __all__ = ["ToolResult"]
 
@@ -299,12 +299,11 @@ class ToolResult:
             and type(wire) is str
             and (image_input is None or image_input is True or image_input is False)
             and (native_pdf is None or native_pdf is True or native_pdf is False)
-        ):  # the usual call: one lookup
-            key = (wire, image_input, native_pdf, None)
+        ):  # the usual call: the flags' plan, looked up
             try:
-                found = FLAG_PLANS[key]
+                found = UNHOISTED[wire][image_input][native_pdf]
             except KeyError:
-                found = flag_plan(key)
+                found = flag_plan(wire, image_input, native_pdf, None)
             return found[0](self, found[1])
         if not unknown:
             block, resolved = plan(wire, image_input, native_pdf, source_blocks, response_tag)

@@ -20,7 +20,7 @@ from .._wire import Result, Source, Wire
 from ..errors import InvalidBlock, UnknownWire
 from . import anthropic, bedrock, gemini, gemini_interactions, hermes, ollama, openai, responses
 
-__all__ = ["FLAG_PLANS", "TABLE", "flag_plan", "plan", "read_block"]
+__all__ = ["FLAG_PLANS", "TABLE", "UNHOISTED", "flag_plan", "flag_plans", "plan", "read_block"]
 
 TABLE: MappingProxyType[str, Wire] = MappingProxyType(
     {
@@ -150,25 +150,47 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
     return audience_block
 
 
-#: The usual calls, one lookup each, read inline by ``ToolResult.to`` and
-#: ``format_tool_results``: ``(wire, image_input, native_pdf, hoist)``, each flag None
-#: (not given), True or False and no other option given -> ``(block, options,
-#: budget)``, ``budget`` True when a request limit could make a medium a placeholder
-#: (``_budget.applies``). Filled by :func:`flag_plan` on a miss (at most 216 entries).
-#: Look up only flags that are None, True or False by identity: ``1 == True`` would
-#: find True's plan unchecked.
-FLAG_PLANS: dict[tuple[str, object, object, object], tuple[Any, Options, bool]] = {}
+#: The usual calls, read inline by ``ToolResult.to`` and ``format_tool_results``: no
+#: option but the flags given, each flag None (not given), True or False:
+#: ``FLAG_PLANS[hoist][wire][image_input][native_pdf] -> (block, options, budget)``,
+#: ``budget`` True when a request limit could make a medium a placeholder
+#: (``_budget.applies``). A dict per flag, not one keyed by a tuple: four lookups of
+#: keys whose hashes are ready cost less than building and hashing a tuple (the
+#: lookup is the only work of a call on a text result). Filled by :func:`flag_plan`
+#: on a miss (at most 216 plans). Look up only an exact ``str`` wire and flags that
+#: are None, True or False by identity: ``1 == True`` would find True's plan unchecked.
+FlagPlan = tuple[Callable[[Any, Options], Any], Options, bool]
+FLAG_PLANS: dict[object, dict[str, dict[object, dict[object, FlagPlan]]]] = {
+    None: {},
+    True: {},
+    False: {},
+}
+#: ``FLAG_PLANS[None]``: the plans of ``ToolResult.to``, which takes no ``hoist``
+UNHOISTED = FLAG_PLANS[None]
 
 
-def flag_plan(key: tuple[str, object, object, object]) -> tuple[Any, Options, bool]:
-    """Return and keep the ``FLAG_PLANS`` entry of ``key`` (its flags None, True or False).
+def flag_plan(wire: str, image_input: object, native_pdf: object, hoist: object) -> FlagPlan:
+    """Return and keep the ``FLAG_PLANS`` entry of these flags (each None, True or False).
 
     :raises UnknownWire: for a wire not in ``TABLE`` (nothing is kept).
     """
-    wire, image_input, native_pdf, hoist = key
     block, options = plan(wire, image_input, native_pdf, hoist=hoist)
-    FLAG_PLANS[key] = found = (block, options, applies(TABLE[wire], options))
+    found = (block, options, applies(TABLE[wire], options))
+    by_image = FLAG_PLANS[hoist].setdefault(wire, {})
+    by_image.setdefault(image_input, {})[native_pdf] = found
     return found
+
+
+def flag_plans() -> list[tuple[tuple[str, object, object, object], FlagPlan]]:
+    """Return every kept ``FLAG_PLANS`` entry as ``((wire, image_input, native_pdf,
+    hoist), plan)``."""
+    return [
+        ((wire, image_input, native_pdf, hoist), found)
+        for hoist, by_wire in FLAG_PLANS.items()
+        for wire, by_image in by_wire.items()
+        for image_input, by_pdf in by_image.items()
+        for native_pdf, found in by_pdf.items()
+    ]
 
 
 def read_block(wire: object, block: object) -> Read:
