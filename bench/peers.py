@@ -250,50 +250,76 @@ class Report:
         return "FAIL"
 
 
+def ours_call(wire: str, entry: str, each: list[tuple[dict[str, Any], str]]) -> Callable[[], Any]:
+    """toolwire's side of a pair: the options as a caller writes them (keywords, not a
+    ``**`` dict); on openai ``to`` sends media as placeholders whatever is given, and
+    ``format`` hoists them."""
+    hoisting = wire == "openai"
+    if entry == "to":
+
+        def ours(w: str = wire, plain: bool = hoisting, pairs: Any = each) -> Any:
+            if plain:
+                return [ToolResult.from_mcp(d, id=i, name="tool").to(w) for d, i in pairs]
+            return [
+                ToolResult.from_mcp(d, id=i, name="tool").to(w, image_input=True, native_pdf=True)
+                for d, i in pairs
+            ]
+
+        return ours
+
+    def ours_format(w: str = wire, hoist: bool = hoisting, pairs: Any = each) -> Any:
+        results = [ToolResult.from_mcp(d, id=i, name="tool") for d, i in pairs]
+        if hoist:
+            return format_tool_results(w, results, hoist=True, image_input=True, native_pdf=True)
+        return format_tool_results(w, results, image_input=True, native_pdf=True)
+
+    return ours_format
+
+
+def peer_call(
+    converters: Converters, wire: str, entry: str, each: list[tuple[dict[str, Any], str]]
+) -> Callable[[], Any]:
+    """LiteLLM's side of a pair: the adapter, then its converter (per message for ``to``)."""
+    one, many = converters[wire]
+    name = "tool" if wire == "gemini" else None
+    if entry == "to":
+
+        def peer(c: Callable[..., Any] = one, n: Any = name, pairs: Any = each) -> Any:
+            return [c(adapt(d, i, n)) for d, i in pairs]
+
+        return peer
+
+    def peer_format(c: Callable[..., Any] = many, n: Any = name, pairs: Any = each) -> Any:
+        return c([adapt(d, i, n) for d, i in pairs])
+
+    return peer_format
+
+
+def calls(case: str) -> list[tuple[dict[str, Any], str]]:
+    """The (MCP dict, call id) of each result of ``case``."""
+    return [(mcp(content), f"call_{i}") for i, content in enumerate(CASES[case])]
+
+
+def target(case: str, wire: str, entry: str) -> float:
+    return TEXT_TARGET if case in "ad" else 2.0 if validated(case, wire, entry) else 1.0
+
+
+def shown(wire: str, entry: str) -> str:
+    return "openai+hoist" if wire == "openai" and entry == "format" else wire
+
+
 def peers_table(report: Report, converters: Converters) -> None:
     print(
         f"{'case':22} {'wire':10} {'entry':7} {'toolwire us':>12} {'LiteLLM us':>11} "
         f"{'ratio':>6} {'IQR':>11} {'target':>6}  result  notes"
     )
-    for case, contents in CASES.items():
-        each = [(mcp(content), f"call_{i}") for i, content in enumerate(contents)]
+    for case in CASES:
+        each = calls(case)
         pairs: list[tuple[str, str, Timed, Timed, str]] = []
         for wire in WIRES:
-            one, many = converters[wire]
-            name = "tool" if wire == "gemini" else None
             for entry in ("to", "format"):
-                # the options as a caller writes them (keywords, not a ** dict)
-                hoisting = wire == "openai"
-                if entry == "to":
-
-                    def ours(w: str = wire, plain: bool = hoisting, pairs: Any = each) -> Any:
-                        if plain:  # to("openai") sends media as placeholders whatever is given
-                            return [
-                                ToolResult.from_mcp(d, id=i, name="tool").to(w) for d, i in pairs
-                            ]
-                        return [
-                            ToolResult.from_mcp(d, id=i, name="tool").to(
-                                w, image_input=True, native_pdf=True
-                            )
-                            for d, i in pairs
-                        ]
-
-                    def peer(c: Callable[..., Any] = one, n: Any = name, pairs: Any = each) -> Any:
-                        return [c(adapt(d, i, n)) for d, i in pairs]
-
-                else:
-
-                    def ours(w: str = wire, hoist: bool = hoisting, pairs: Any = each) -> Any:
-                        results = [ToolResult.from_mcp(d, id=i, name="tool") for d, i in pairs]
-                        if hoist:
-                            return format_tool_results(
-                                w, results, hoist=True, image_input=True, native_pdf=True
-                            )
-                        return format_tool_results(w, results, image_input=True, native_pdf=True)
-
-                    def peer(c: Callable[..., Any] = many, n: Any = name, pairs: Any = each) -> Any:
-                        return c([adapt(d, i, n) for d, i in pairs])
-
+                ours = ours_call(wire, entry, each)
+                peer = peer_call(converters, wire, entry, each)
                 notes = ""
                 if case == "c":
                     size = len(PDF_B64)
@@ -303,13 +329,13 @@ def peers_table(report: Report, converters: Converters) -> None:
         label = f"{case}: {TITLES[case]}"
         for wire, entry, ours_t, peer_t, notes in pairs:
             middle, low, high = found = ratio(ours_t, peer_t)
-            target = TEXT_TARGET if case in "ad" else 2.0 if validated(case, wire, entry) else 1.0
-            shown = "openai+hoist" if wire == "openai" and entry == "format" else wire
-            result = report.verdict(f"{case}/{shown}/{entry} vs LiteLLM", found, target)
+            goal = target(case, wire, entry)
+            named = shown(wire, entry)
+            result = report.verdict(f"{case}/{named}/{entry} vs LiteLLM", found, goal)
             print(
-                f"{label:22} {shown:12.12} {entry:7} {ours_t.median * 1e6:10.2f} "
+                f"{label:22} {named:12.12} {entry:7} {ours_t.median * 1e6:10.2f} "
                 f"{peer_t.median * 1e6:11.2f} {middle:6.2f} {low:5.2f}-{high:<5.2f} "
-                f"{target:5g}x  {result:6}  {notes}"
+                f"{goal:5g}x  {result:6}  {notes}"
             )
 
 
