@@ -41,9 +41,14 @@ from xdist.scheduler import LoadScopeScheduling, Scheduling
 # TOOLWIRE_HYPOTHESIS=ci (``.ci/run`` sets it) each test's examples derive from the test
 # itself, the same on every run: a submission's CI run checks the same cases every time
 # and cannot fail on an example drawn by chance, and a slow shared machine fails no
-# health check for slow data generation.
+# health check for slow data generation and no per-example deadline (timing belongs to
+# the benchmarks, never to a test).
 settings.register_profile(
-    "ci", derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("TOOLWIRE_HYPOTHESIS", "default"))
 
