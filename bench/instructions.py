@@ -42,6 +42,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 CASES = ("a", "d")
@@ -54,37 +55,36 @@ MARKER = "math_comb"
 
 
 def child(side: str, rounds: int) -> None:
-    """Run every text pair of ``side`` inside its own ``reduce`` (the counted part)."""
+    """Run every text pair of ``side``, each pair's loop between two marker calls."""
     sys.path.insert(0, str(HERE))
     import peers
 
     if side == "toolwire":
-        made = {
-            (case, wire, entry): peers.ours_call(wire, entry, peers.calls(case))
-            for case in CASES
-            for wire in peers.WIRES
-            for entry in ENTRIES
-        }
+        make = peers.ours_call
     else:
         found = peers.litellm_side()
         if isinstance(found, str):
             raise SystemExit(found)
         converters = found[0]
-        made = {
-            (case, wire, entry): peers.peer_call(converters, wire, entry, peers.calls(case))
-            for case in CASES
-            for wire in peers.WIRES
-            for entry in ENTRIES
-        }
+
+        def make(wire: str, entry: str, each: list[tuple[dict[str, Any], str]]) -> Any:
+            return peers.peer_call(converters, wire, entry, each)
+
+    made = [
+        make(wire, entry, peers.calls(case))
+        for case in CASES
+        for wire in peers.WIRES
+        for entry in ENTRIES
+    ]
 
     def nothing() -> None:
         return None
 
-    for call in (nothing, *made.values()):  # past the interpreter's warm-up (specialising)
+    for call in (nothing, *made):  # past the interpreter's warm-up (specialising)
         for _ in range(WARM_UP):
             call()
     gc.disable()
-    for call in (nothing, *made.values()):  # one dump each, in this order
+    for call in (nothing, *made):  # one dump each, in this order
         math.comb(1, 1)  # the marker: callgrind dumps what came before
         for _ in range(rounds):
             call()
