@@ -157,8 +157,8 @@ def _audience_block(block: Callable[[Result, Options], Any]) -> Callable[[Source
 #: (``_budget.applies``). A dict per flag, not one keyed by a tuple: four lookups of
 #: keys whose hashes are ready cost less than building, hashing and comparing a tuple
 #: (about 390 instructions fewer a call). Filled by :func:`flag_plan` on a miss (at
-#: most 216 plans). Look up only an exact ``str`` wire and flags that
-#: are None, True or False by identity: ``1 == True`` would find True's plan unchecked.
+#: most 216 plans). Look up only an exact ``str`` wire and flags that are None, True
+#: or False by identity: ``1 == True`` would find True's plan unchecked.
 FlagPlan = tuple[Callable[[Any, Options], Any], Options, bool]
 FLAG_PLANS: dict[object, dict[str, dict[object, dict[object, FlagPlan]]]] = {
     None: {},
