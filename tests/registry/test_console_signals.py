@@ -16,7 +16,7 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,24 @@ ENGINE = {
     "default_wire": "openai",
     "kind": "shim",
 }
+
+
+@pytest.fixture(autouse=True)
+def _interruptible_children() -> Iterator[None]:
+    """Start the commands with SIGINT at its default, even when this run ignores it.
+
+    A script's background job starts with SIGINT ignored, its children inherit that
+    through exec, and a Python started so never raises KeyboardInterrupt. A signal
+    with a handler is reset to its default at exec instead, so one is set here.
+    """
+    if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @pytest.fixture
