@@ -208,8 +208,12 @@ def test_cli_writes_the_page_and_refuses_unknown_names(sample: Registry, tmp_pat
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Launch Debian's chromium through Playwright once for the module."""
+def _tab() -> Iterator[Any]:
+    """Launch Debian's chromium through Playwright once for the module, with one tab.
+
+    Every test loads its page into that tab: a new tab starts a renderer, about a
+    second of CPU, where loading a page into an open one takes a tenth of that.
+    """
     if not CHROMIUM.exists():
         reason = f"chromium not found at {CHROMIUM} (Debian: apt-get install chromium)"
         if os.environ.get("TOOLWIRE_REQUIRE_BROWSER") == "1":
@@ -222,23 +226,44 @@ def chromium() -> Iterator[Any]:
             executable_path=str(CHROMIUM),
             args=["--no-sandbox"] if os.geteuid() == 0 else [],  # root: no user namespace
         )
-        yield browser
+        yield browser.new_page()
         browser.close()
+
+
+class Tab:
+    """The module's tab for one test: the listeners the test adds go when it ends."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.listeners: list[tuple[str, Any]] = []
+
+    def listen(self, event: str, handler: Any) -> None:
+        self.page.on(event, handler)
+        self.listeners.append((event, handler))
+
+
+@pytest.fixture
+def chromium(_tab: Any) -> Iterator[Tab]:
+    tab = Tab(_tab)
+    yield tab
+    for event, handler in tab.listeners:
+        _tab.remove_listener(event, handler)
 
 
 class Page:
     """A page of the matrix open in chromium, with what it logged and requested."""
 
-    def __init__(self, browser: Any, path: Path, width: int = 1400, height: int = 900) -> None:
-        self.page = browser.new_page(viewport={"width": width, "height": height})
+    def __init__(self, tab: Tab, path: Path, width: int = 1400, height: int = 900) -> None:
+        self.page = tab.page
+        self.page.set_viewport_size({"width": width, "height": height})
         self.problems: list[str] = []
         self.requests: list[str] = []
-        self.page.on(
+        tab.listen(
             "console",
             lambda m: self.problems.append(m.text) if m.type in ("error", "warning") else None,
         )
-        self.page.on("pageerror", lambda error: self.problems.append(str(error)))
-        self.page.on("request", lambda r: self.requests.append(r.url))
+        tab.listen("pageerror", lambda error: self.problems.append(str(error)))
+        tab.listen("request", lambda r: self.requests.append(r.url))
         self.page.goto(path.as_uri())
         self.page.wait_for_selector("body[data-ready=true]")
 
@@ -271,7 +296,7 @@ def _written(registry: Registry, tmp_path: Path, **options: Any) -> tuple[Matrix
 
 
 def test_the_page_shows_the_legend_colours_and_tooltips(
-    chromium: Any, sample: Registry, tmp_path: Path
+    chromium: Tab, sample: Registry, tmp_path: Path
 ) -> None:
     matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
     view = Page(chromium, path)
@@ -341,7 +366,7 @@ def _observations(registry: Registry) -> Any:
 
 
 def test_the_filter_box_and_the_status_boxes_pick_the_rows(
-    chromium: Any, sample: Registry, tmp_path: Path
+    chromium: Tab, sample: Registry, tmp_path: Path
 ) -> None:
     with sample.batch() as writer:  # rows for more than one page
         for n in range(150):
@@ -388,7 +413,7 @@ def test_the_filter_box_and_the_status_boxes_pick_the_rows(
 
 
 def test_injected_text_is_shown_as_text_and_runs_nothing(
-    chromium: Any, sample: Registry, tmp_path: Path
+    chromium: Tab, sample: Registry, tmp_path: Path
 ) -> None:
     _, path = _written(sample, tmp_path, engines=["anthropic"])
     view = Page(chromium, path)
@@ -409,7 +434,7 @@ def test_injected_text_is_shown_as_text_and_runs_nothing(
     assert view.problems == [] and view.requests == [path.as_uri()]
 
 
-def test_every_column_sorts(chromium: Any, sample: Registry, tmp_path: Path) -> None:
+def test_every_column_sorts(chromium: Tab, sample: Registry, tmp_path: Path) -> None:
     matrix, path = _written(sample, tmp_path, engines=["anthropic", "openai"])
     view = Page(chromium, path)
     order = view.rows()
@@ -435,7 +460,7 @@ def test_every_column_sorts(chromium: Any, sample: Registry, tmp_path: Path) -> 
     assert view.problems == []
 
 
-def test_a_capability_value_picks_the_rows(chromium: Any, sample: Registry, tmp_path: Path) -> None:
+def test_a_capability_value_picks_the_rows(chromium: Tab, sample: Registry, tmp_path: Path) -> None:
     matrix, path = _written(sample, tmp_path)
     view = Page(chromium, path)
     view.page.select_option("#cap", "tool_result_pdf")
@@ -463,7 +488,7 @@ def test_a_capability_value_picks_the_rows(chromium: Any, sample: Registry, tmp_
 
 
 def test_the_rows_shown_download_as_formula_safe_csv(
-    chromium: Any, sample: Registry, tmp_path: Path
+    chromium: Tab, sample: Registry, tmp_path: Path
 ) -> None:
     import csv
     import io
@@ -497,7 +522,7 @@ def test_the_rows_shown_download_as_formula_safe_csv(
 
 
 def test_header_engine_and_model_stay_while_the_table_scrolls(
-    chromium: Any, sample: Registry, tmp_path: Path
+    chromium: Tab, sample: Registry, tmp_path: Path
 ) -> None:
     _, path = _written(sample, tmp_path)
     view = Page(chromium, path, width=900)
@@ -570,7 +595,7 @@ def _small_matrix() -> Matrix:
     )
 
 
-def test_the_page_looks_as_it_did(chromium: Any, tmp_path: Path) -> None:
+def test_the_page_looks_as_it_did(chromium: Tab, tmp_path: Path) -> None:
     """A screenshot of a small fixed matrix against the committed reference picture.
 
     Pixel-tolerant (anti-aliasing differs between builds): at most 1% of the pixels
