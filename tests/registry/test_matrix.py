@@ -244,6 +244,7 @@ class Tab:
 
 @pytest.fixture
 def chromium(_tab: Any) -> Iterator[Tab]:
+    """The module's tab, for this test's pages."""
     tab = Tab(_tab)
     yield tab
     for event, handler in tab.listeners:
@@ -256,6 +257,7 @@ class Page:
     def __init__(self, tab: Tab, path: Path, width: int = 1400, height: int = 900) -> None:
         self.page = tab.page
         self.page.set_viewport_size({"width": width, "height": height})
+        self.page.mouse.move(0, 0)  # not over the page: no hover left by an earlier test
         self.problems: list[str] = []
         self.requests: list[str] = []
         tab.listen(
