@@ -13,13 +13,16 @@ the reason, unless ``TOOLWIRE_REQUIRE_POSTGRES=1`` (CI), which makes it an error
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import logging
 import os
 import pwd
 import queue
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -96,6 +99,34 @@ def _memory_usable() -> bool:
         return False
     stats = os.statvfs(_MEMORY)
     return stats.f_bavail * stats.f_frsize >= _MEMORY_ROOM
+
+
+#: Set when pytest has unconfigured this process as an xdist worker: its reports are
+#: all sent, and the controller has told it to exit.
+_worker_done = False
+
+
+def _end_worker() -> None:
+    """End a finished worker without the interpreter's teardown.
+
+    What is left of a worker's exit is freeing every module and object of its run,
+    about 4 s on the worker that loaded the SDKs, and the controller waits for it
+    before it reports. Registered when this module is imported, this handler runs
+    after the handlers registered later (atexit runs the last first).
+    """
+    if _worker_done:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+atexit.register(_end_worker)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _worker_done
+    _worker_done = hasattr(config, "workerinput")
 
 
 def pytest_configure(config: pytest.Config) -> None:
