@@ -101,8 +101,8 @@ def _memory_usable() -> bool:
     return stats.f_bavail * stats.f_frsize >= _MEMORY_ROOM
 
 
-#: Set when pytest has unconfigured this process as an xdist worker: its reports are
-#: all sent, and the controller has told it to exit.
+#: Set when pytest unconfigures this process as an xdist worker: its reports are all
+#: sent. It exits when the controller tells it to.
 _worker_done = False
 
 
@@ -125,6 +125,7 @@ atexit.register(_end_worker)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    """Mark an xdist worker as done (see ``_end_worker``)."""
     global _worker_done
     _worker_done = hasattr(config, "workerinput")
 
