@@ -212,7 +212,7 @@ def _tab() -> Iterator[Any]:
     """Launch Debian's chromium through Playwright once for the module, with one tab.
 
     Every test loads its page into that tab: a new tab starts a renderer, about a
-    second of CPU, where loading a page into an open one takes a tenth of that.
+    second of CPU, and loading a page into an open tab starts none.
     """
     if not CHROMIUM.exists():
         reason = f"chromium not found at {CHROMIUM} (Debian: apt-get install chromium)"
